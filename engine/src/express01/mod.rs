@@ -1,0 +1,28 @@
+//! Express 01: the card game of railway networks in Germany and the USA.
+//!
+//! - [`side`]: card sides, track endpoints, tracks.
+//! - [`card`]: card faces.
+//! - [`map`]: the maps (base card layout, what lies beyond the edges).
+//! - [`catalogue`]: the content file (TOML) and the embedded house set.
+//! - [`position`]: positions (JSON) and their validation.
+//! - [`network`]: the track network as a graph.
+//! - [`route`]: bonus routes: rules, certificate check, payout.
+//! - [`payout`]: handing out a bonus payment.
+
+pub mod card;
+pub mod catalogue;
+pub mod map;
+pub mod network;
+pub mod payout;
+pub mod position;
+pub mod route;
+pub mod side;
+
+pub use card::{Card, CardKind, CardNumber, CompanyId, Stage, Station};
+pub use catalogue::{Catalogue, ContentError, ContentProblem};
+pub use map::{Beyond, Map};
+pub use network::{NetCell, Network, StationRef};
+pub use payout::{Holder, distribute};
+pub use position::{Payment, Position, PositionError, PositionProblem, PositionSetup};
+pub use route::{LengthRule, Route, RouteError, RouteRules, RouteScore, RouteTask, Step};
+pub use side::{Endpoint, Side, Track};

@@ -1,0 +1,232 @@
+//! The station graph of a network.
+//!
+//! Between two stops a train runs along station-free track, which it may use any number of
+//! times, so only the fewest cards between them matter, together with the track it arrives
+//! on (it may not leave a station by the track it came in on). A *hop* goes from a station,
+//! leaving by any track but the one it arrived on, to another station, arriving on a given
+//! track, crossing a given number of card borders.
+
+use std::collections::VecDeque;
+
+use petgraph::graph::{EdgeIndex, NodeIndex};
+use petgraph::visit::EdgeRef;
+use signalbox_engine::express01::network::{Network, Node, StationRef};
+use signalbox_engine::express01::route::{Route, Step};
+
+/// A search state: a station, and the track slot it was reached by (or the start slot).
+pub type StateId = u32;
+
+/// A hop to another station: the state reached and the borders crossed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hop {
+    /// The state reached: station and arrival track.
+    pub to: StateId,
+    /// The station reached (index into [`StationGraph::stations`]).
+    pub station: u32,
+    /// Card borders crossed: each adds one card to the route.
+    pub cost: u32,
+}
+
+/// The stations of a network and the hops between them.
+#[derive(Clone, Debug)]
+pub struct StationGraph {
+    /// The stations in order (cell order, then `s1` before `s2`).
+    pub stations: Vec<StationRef>,
+    /// Each station's graph node.
+    pub nodes: Vec<NodeIndex>,
+    /// Each station's tracks (graph edges), in edge order.
+    pub exits: Vec<Vec<EdgeIndex>>,
+    /// The first state id of each station; its states are the arrival slots, then the start slot.
+    pub first_state: Vec<StateId>,
+    /// For each state: the station.
+    pub state_station: Vec<u32>,
+    /// For each state: the hops onward, ordered by station, then cost, then arrival slot.
+    pub hops: Vec<Vec<Hop>>,
+    /// Each station's value in a payout (1, or 2 with "+1").
+    pub value: Vec<u32>,
+    /// The fewest borders crossed by any hop into each station (`u32::MAX` if none).
+    pub min_in: Vec<u32>,
+}
+
+impl StationGraph {
+    /// Builds the station graph; hops costing more than `max_cost` borders are left out.
+    pub fn new(network: &Network, max_cost: u32) -> StationGraph {
+        let stations: Vec<StationRef> = network.stations().map(|(s, _)| s).collect();
+        let nodes: Vec<NodeIndex> = network.stations().map(|(_, n)| n).collect();
+        let station_of_node = |n: NodeIndex| match network.graph[n] {
+            Node::Station(s) => stations.binary_search(&s).ok(),
+            Node::Port { .. } => None,
+        };
+        let exits: Vec<Vec<EdgeIndex>> = nodes
+            .iter()
+            .map(|&n| {
+                let mut e: Vec<EdgeIndex> = network.graph.edges(n).map(|e| e.id()).collect();
+                e.sort();
+                e
+            })
+            .collect();
+        let mut first_state = Vec::with_capacity(stations.len());
+        let mut state_station = Vec::new();
+        for (i, ex) in exits.iter().enumerate() {
+            first_state.push(state_station.len() as StateId);
+            state_station.extend(std::iter::repeat_n(i as u32, ex.len() + 1));
+        }
+        // Per station and exit track: the fewest borders to each (station, arrival track).
+        let per_exit: Vec<Vec<Vec<(u32, usize, u32)>>> = (0..stations.len())
+            .map(|i| {
+                exits[i]
+                    .iter()
+                    .map(|&e| {
+                        let mut arrivals = Vec::new();
+                        for (arrival, cost) in walk_from(network, nodes[i], &[e], max_cost) {
+                            let Some(t) = station_of_node(arrival.node) else { continue };
+                            if t == i {
+                                continue;
+                            }
+                            let slot = exits[t].binary_search(&arrival.edge).unwrap_or(0);
+                            arrivals.push((t as u32, slot, cost));
+                        }
+                        arrivals
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut hops = vec![Vec::new(); state_station.len()];
+        for i in 0..stations.len() {
+            for entry in 0..=exits[i].len() {
+                let mut best: Vec<Hop> = Vec::new();
+                for (x, arrivals) in per_exit[i].iter().enumerate() {
+                    if x == entry {
+                        continue; // no leaving by the arrival track
+                    }
+                    for &(t, slot, cost) in arrivals {
+                        let to = first_state[t as usize] + slot as StateId;
+                        match best.iter_mut().find(|h| h.to == to) {
+                            Some(h) => h.cost = h.cost.min(cost),
+                            None => best.push(Hop { to, station: t, cost }),
+                        }
+                    }
+                }
+                best.sort_by_key(|h| (h.station, h.cost, h.to));
+                hops[(first_state[i] as usize) + entry] = best;
+            }
+        }
+        let value: Vec<u32> = stations.iter().map(|&s| network.station(s).value()).collect();
+        let mut min_in = vec![u32::MAX; stations.len()];
+        for list in &hops {
+            for h in list {
+                let m = &mut min_in[h.station as usize];
+                *m = (*m).min(h.cost);
+            }
+        }
+        StationGraph { stations, nodes, exits, first_state, state_station, hops, value, min_in }
+    }
+
+    /// The start state of a station.
+    pub fn start_state(&self, station: usize) -> StateId {
+        self.first_state[station] + self.exits[station].len() as StateId
+    }
+
+    /// Turns a sequence of states (a start state, then each hop's target) into the route
+    /// certificate: the tracks the train runs, taking for each hop the fewest borders, the
+    /// first found in graph order.
+    pub fn certificate(&self, network: &Network, states: &[StateId]) -> Route {
+        let mut steps = Vec::new();
+        for pair in states.windows(2) {
+            let (from, to) = (pair[0], pair[1]);
+            let s = self.state_station[from as usize] as usize;
+            let slot = (from - self.first_state[s]) as usize;
+            let allowed: Vec<EdgeIndex> =
+                self.exits[s].iter().enumerate().filter(|&(x, _)| x != slot).map(|(_, &e)| e).collect();
+            let t = self.state_station[to as usize] as usize;
+            let want_edge = self.exits[t][(to - self.first_state[t]) as usize];
+            let path = shortest_path(network, self.nodes[s], &allowed, self.nodes[t], want_edge);
+            steps.extend(path);
+        }
+        Route { steps }
+    }
+}
+
+/// An arrival of a station-free walk: the node reached and the track it came by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Arrival {
+    /// The node reached.
+    pub node: NodeIndex,
+    /// The track (graph edge) the walk arrived by.
+    pub edge: EdgeIndex,
+}
+
+/// Breadth-first search over directed tracks from `start` leaving by `exits`: every station
+/// reached without passing another station, with the fewest card borders crossed, up to
+/// `max_cost`. At a border the walk continues on the other card's tracks only (no reversing).
+pub fn walk_from(network: &Network, start: NodeIndex, exits: &[EdgeIndex], max_cost: u32) -> Vec<(Arrival, u32)> {
+    search(network, start, exits, max_cost).1
+}
+
+type Directed = (EdgeIndex, NodeIndex); // a track and the node the train runs towards
+
+fn search(
+    network: &Network,
+    start: NodeIndex,
+    exits: &[EdgeIndex],
+    max_cost: u32,
+) -> (std::collections::HashMap<Directed, Option<Directed>>, Vec<(Arrival, u32)>) {
+    let g = &network.graph;
+    let mut parent: std::collections::HashMap<Directed, Option<Directed>> = std::collections::HashMap::new();
+    let mut queue: VecDeque<(Directed, u32)> = VecDeque::new();
+    for &e in exits {
+        let (a, b) = g.edge_endpoints(e).unwrap_or((start, start));
+        let towards = if a == start { b } else { a };
+        let d = (e, towards);
+        if parent.insert(d, None).is_none() {
+            queue.push_back((d, 0));
+        }
+    }
+    let mut arrivals = Vec::new();
+    while let Some(((edge, node), cost)) = queue.pop_front() {
+        match g[node] {
+            Node::Station(_) => arrivals.push((Arrival { node, edge }, cost)),
+            Node::Port { across: None, .. } => {}
+            Node::Port { across: Some(_), .. } => {
+                if cost + 1 > max_cost {
+                    continue;
+                }
+                let here = g[edge].cell;
+                for next in g.edges(node) {
+                    if next.weight().cell == here {
+                        continue; // the other card's tracks only
+                    }
+                    let towards = if next.source() == node { next.target() } else { next.source() };
+                    let d = (next.id(), towards);
+                    if let std::collections::hash_map::Entry::Vacant(v) = parent.entry(d) {
+                        v.insert(Some((edge, node)));
+                        queue.push_back((d, cost + 1));
+                    }
+                }
+            }
+        }
+    }
+    (parent, arrivals)
+}
+
+fn shortest_path(network: &Network, start: NodeIndex, exits: &[EdgeIndex], goal: NodeIndex, goal_edge: EdgeIndex) -> Vec<Step> {
+    let (parent, _) = search(network, start, exits, u32::MAX - 1);
+    let mut chain = Vec::new();
+    let mut at = Some((goal_edge, goal));
+    while let Some(d) = at {
+        chain.push(d);
+        at = parent.get(&d).copied().flatten();
+    }
+    chain.reverse();
+    chain.into_iter().map(|(edge, towards)| step(network, edge, towards)).collect()
+}
+
+/// The step of running along `edge` towards the node `towards`.
+pub fn step(network: &Network, edge: EdgeIndex, towards: NodeIndex) -> Step {
+    let rail = network.graph[edge];
+    let (a, b) = rail.track.ends();
+    // The network adds each track as an edge from its end `a` to its end `b`.
+    let runs_forward = network.graph.edge_endpoints(edge).is_some_and(|(_, t)| t == towards);
+    let (from, to) = if runs_forward { (a, b) } else { (b, a) };
+    Step { cell: rail.cell, from, to }
+}

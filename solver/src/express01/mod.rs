@@ -1,0 +1,15 @@
+//! Express 01: the optimal bonus route.
+//!
+//! - [`hops`]: the station graph: the fewest cards from a station to each other station.
+//! - [`route`]: the exact route search (branch and bound, rayon across start stations).
+//! - [`naive`]: a deliberately naive enumerator of every walk, the reference the search is
+//!   tested and benchmarked against.
+//! - [`instances`]: random boards for tests and benchmarks: house-set boards and synthetic
+//!   track networks.
+
+pub mod hops;
+pub mod instances;
+pub mod naive;
+pub mod route;
+
+pub use route::{RouteAnswer, RouteSolution, SearchOptions, best_routes};

@@ -1,0 +1,601 @@
+//! The exact bonus route search.
+//!
+//! The rules (rulebook, "C) Initiate One Bonus Payment"; rulings in `docs/rules/express-01.md`):
+//! the route starts and ends at different stations, reaches no station twice, includes a station
+//! of the company, and travels at most as many cards as the company has shares issued. It pays 1
+//! per station plus 1 per "+1". Among routes paying the same, the one travelling fewer cards is
+//! preferred, then the one whose station sequence comes first in station order (cells in map
+//! order, `s1` before `s2`; a route and its reverse are the same route, shown from the end that
+//! comes first).
+//!
+//! The search runs on the [`StationGraph`]: depth-first over hops, with
+//! - an admissible bound: the stations not yet reached that lie within the cards left, taken as a
+//!   fractional knapsack (value against the fewest cards any hop into them costs);
+//! - a transposition table: a state (station, arrival track, stations reached) seen before with
+//!   at least as many cards left cannot do better now;
+//! - rayon across start stations, sharing the best payout found so far.
+//!
+//! The best payout and its card count are found first (in parallel); then a serial search in
+//! station order finds the first route reaching them, so the answer does not depend on the
+//! number of threads.
+
+use std::collections::{BinaryHeap, HashMap};
+use std::hash::Hash;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+use signalbox_engine::express01::network::{Network, StationRef};
+use signalbox_engine::express01::route::{Route, RouteTask};
+
+use super::hops::{StateId, StationGraph};
+
+/// Options of the search.
+#[derive(Clone, Debug)]
+pub struct SearchOptions {
+    /// How many distinct routes to return, best first. Default 1; at least 1.
+    pub top: usize,
+    /// Stop after this long and return the best found with an upper bound, not proven.
+    /// Default: none.
+    pub time_limit: Option<Duration>,
+    /// Worker threads; `None` uses rayon's default (one per core). Results do not depend on it.
+    pub threads: Option<usize>,
+    /// Most entries of the transposition table per start station. Default 4,000,000.
+    pub table_limit: usize,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions { top: 1, time_limit: None, threads: None, table_limit: 4_000_000 }
+    }
+}
+
+/// A route found by the search, with its certificate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RouteSolution {
+    /// The certificate: every track run, in order. The engine checks it with
+    /// [`Route::check`].
+    pub route: Route,
+    /// The payout the search computed.
+    pub payout: u32,
+    /// The cards travelled, by the task's length rule.
+    pub cards: u32,
+    /// The stations in route order.
+    pub stations: Vec<StationRef>,
+}
+
+/// What the search returns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RouteAnswer {
+    /// The best routes found, best first (at most `top`). Empty if no legal route exists.
+    pub routes: Vec<RouteSolution>,
+    /// No route pays more than this. Equal to the best payout when proven.
+    pub upper_bound: u32,
+    /// Whether the search finished: the first route is optimal and the list is complete.
+    pub proven: bool,
+    /// Search nodes visited.
+    pub nodes: u64,
+}
+
+/// Finds the best bonus routes for `task` on `network`.
+pub fn best_routes(network: &Network, task: RouteTask, options: &SearchOptions) -> RouteAnswer {
+    let run = || Solver::new(network, task, options).solve();
+    match options.threads {
+        None => run(),
+        Some(n) => match rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build() {
+            Ok(pool) => pool.install(run),
+            Err(_) => run(),
+        },
+    }
+}
+
+/// A set of stations, as the transposition table's key.
+trait StationSet: Clone + Eq + Hash + Send + Sync {
+    fn empty(n: usize) -> Self;
+    fn contains(&self, i: usize) -> bool;
+    fn flip(&mut self, i: usize);
+}
+
+impl StationSet for u128 {
+    fn empty(_: usize) -> Self {
+        0
+    }
+    fn contains(&self, i: usize) -> bool {
+        self >> i & 1 == 1
+    }
+    fn flip(&mut self, i: usize) {
+        *self ^= 1 << i;
+    }
+}
+
+impl StationSet for Box<[u64]> {
+    fn empty(n: usize) -> Self {
+        vec![0; n.div_ceil(64)].into_boxed_slice()
+    }
+    fn contains(&self, i: usize) -> bool {
+        self[i / 64] >> (i % 64) & 1 == 1
+    }
+    fn flip(&mut self, i: usize) {
+        self[i / 64] ^= 1 << (i % 64);
+    }
+}
+
+/// Best payout and cards as one number, larger is better.
+fn pack(payout: u32, cards: u32) -> u64 {
+    (u64::from(payout) << 32) | u64::from(u32::MAX - cards)
+}
+
+fn unpack(key: u64) -> (u32, u32) {
+    ((key >> 32) as u32, u32::MAX - (key as u32))
+}
+
+struct Solver<'a> {
+    network: &'a Network,
+    g: StationGraph,
+    company: Vec<bool>,
+    start_cost: u32,
+    /// Borders the route may cross.
+    budget: u32,
+    /// Fewest borders from station to station, ignoring stations reached (a relaxation).
+    dist: Vec<u32>,
+    /// Stations by value per card, best first.
+    order: Vec<u32>,
+    options: &'a SearchOptions,
+    deadline: Option<Instant>,
+    aborted: AtomicBool,
+    best: AtomicU64,
+    nodes: AtomicU64,
+}
+
+impl<'a> Solver<'a> {
+    fn new(network: &'a Network, task: RouteTask, options: &'a SearchOptions) -> Solver<'a> {
+        let start_cost = task.rules.length.start_cost();
+        let budget = task.max_cards.saturating_sub(start_cost);
+        let g = StationGraph::new(network, budget);
+        let n = g.stations.len();
+        let company = g.stations.iter().map(|&s| network.station(s).company == Some(task.company)).collect();
+        let mut order: Vec<u32> = (0..n as u32).collect();
+        // value / min_in, descending; stations no hop reaches go last.
+        order.sort_by(|&a, &b| {
+            let (va, wa) = (u64::from(g.value[a as usize]), u64::from(g.min_in[a as usize]));
+            let (vb, wb) = (u64::from(g.value[b as usize]), u64::from(g.min_in[b as usize]));
+            (vb * wa).cmp(&(va * wb)).then(a.cmp(&b))
+        });
+        let dist = all_distances(&g);
+        Solver {
+            network,
+            g,
+            company,
+            start_cost,
+            budget,
+            dist,
+            order,
+            options,
+            deadline: options.time_limit.map(|t| Instant::now() + t),
+            aborted: AtomicBool::new(false),
+            best: AtomicU64::new(0),
+            nodes: AtomicU64::new(0),
+        }
+    }
+
+    fn n(&self) -> usize {
+        self.g.stations.len()
+    }
+
+    fn solve(&self) -> RouteAnswer {
+        let feasible = self.start_cost <= self.budget + self.start_cost && self.n() >= 2;
+        if !feasible || (self.start_cost == 1 && self.budget + 1 == 0) {
+            return self.answer(Vec::new(), 0, true);
+        }
+        if self.n() <= 128 { self.solve_with::<u128>() } else { self.solve_with::<Box<[u64]>>() }
+    }
+
+    fn answer(&self, routes: Vec<RouteSolution>, upper_bound: u32, proven: bool) -> RouteAnswer {
+        RouteAnswer { routes, upper_bound, proven, nodes: self.nodes.load(Ordering::Relaxed) }
+    }
+
+    fn solve_with<S: StationSet>(&self) -> RouteAnswer {
+        let mut starts: Vec<usize> = (0..self.n()).collect();
+        let root = |s: usize| self.root_bound::<S>(s);
+        starts.sort_by_key(|&s| (std::cmp::Reverse(root(s)), s));
+        if self.options.top > 1 {
+            return self.top_routes::<S>(&starts);
+        }
+        // Phase 1: the best (payout, cards), in parallel.
+        let results: Vec<(bool, u64, Vec<StateId>)> = starts
+            .par_iter()
+            .map(|&s| {
+                let mut run = Run::<S>::new(self, s);
+                let done = run.improve(self.g.start_state(s), 0, 0);
+                (done, run.best_key, run.best_path)
+            })
+            .collect();
+        let proven = results.iter().all(|r| r.0);
+        let best_key = self.best.load(Ordering::Relaxed);
+        if best_key == 0 {
+            let ub = if proven { 0 } else { self.open_bound::<S>(&starts, &results) };
+            return self.answer(Vec::new(), ub, proven);
+        }
+        let (payout, cards) = unpack(best_key);
+        if !proven {
+            let path = results.iter().filter(|r| r.1 == best_key).map(|r| r.2.clone()).next().unwrap_or_default();
+            let ub = self.open_bound::<S>(&starts, &results).max(payout);
+            return self.answer(vec![self.solution(&path)], ub, false);
+        }
+        // Phase 2: the first route in station order reaching (payout, cards).
+        let mut run = Run::<S>::new(self, 0);
+        for s in 0..self.n() {
+            run.restart(s);
+            let mut path = vec![self.g.start_state(s)];
+            match run.first(self.g.start_state(s), 0, 0, payout, cards - self.start_cost, &mut path) {
+                Some(true) => return self.answer(vec![self.solution(&path)], payout, true),
+                Some(false) => {}
+                None => break, // time ran out
+            }
+        }
+        // Time ran out in phase 2: any route with the best key will do, labelled not proven.
+        let path = results.iter().filter(|r| r.1 == best_key).map(|r| r.2.clone()).next().unwrap_or_default();
+        self.answer(vec![self.solution(&path)], payout, false)
+    }
+
+    fn open_bound<S: StationSet>(&self, starts: &[usize], results: &[(bool, u64, Vec<StateId>)]) -> u32 {
+        starts.iter().zip(results).filter(|(_, r)| !r.0).map(|(&s, _)| self.root_bound::<S>(s)).max().unwrap_or(0)
+    }
+
+    fn root_bound<S: StationSet>(&self, s: usize) -> u32 {
+        let mut set = S::empty(self.n());
+        set.flip(s);
+        self.bound(s, &set, self.budget, self.company[s]).map_or(0, |extra| self.g.value[s] + extra)
+    }
+
+    /// The most payout the stations not in `visited` could still add from station `cur` with
+    /// `rem` borders left; `None` if the route could not include a company station any more.
+    fn bound<S: StationSet>(&self, cur: usize, visited: &S, rem: u32, has_company: bool) -> Option<u32> {
+        let n = self.n();
+        let row = &self.dist[cur * n..(cur + 1) * n];
+        let mut company_ok = has_company;
+        let mut cap = rem;
+        let (mut whole, mut part) = (0u32, 0u32);
+        let mut full = false;
+        for &v in &self.order {
+            let v = v as usize;
+            if visited.contains(v) || row[v] > rem {
+                continue;
+            }
+            company_ok |= self.company[v];
+            if full {
+                if company_ok {
+                    break;
+                }
+                continue;
+            }
+            let w = self.g.min_in[v];
+            if w <= cap {
+                whole += self.g.value[v];
+                cap -= w;
+            } else {
+                part = self.g.value[v] * cap / w;
+                full = true;
+            }
+        }
+        company_ok.then_some(whole + part)
+    }
+
+    fn timed_out(&self) -> bool {
+        if self.aborted.load(Ordering::Relaxed) {
+            return true;
+        }
+        if let Some(d) = self.deadline
+            && Instant::now() >= d
+        {
+            self.aborted.store(true, Ordering::Relaxed);
+            return true;
+        }
+        false
+    }
+
+    fn solution(&self, path: &[StateId]) -> RouteSolution {
+        let route = self.g.certificate(self.network, path);
+        let stations: Vec<StationRef> =
+            path.iter().map(|&st| self.g.stations[self.g.state_station[st as usize] as usize]).collect();
+        let payout = stations.iter().map(|&s| self.network.station(s).value()).sum();
+        let borders: u32 = path
+            .windows(2)
+            .map(|w| self.g.hops[w[0] as usize].iter().find(|h| h.to == w[1]).map_or(0, |h| h.cost))
+            .sum();
+        RouteSolution { route, payout, cards: borders + self.start_cost, stations }
+    }
+
+    /// Every route with a payout among the `top` best, by enumeration with the bound; serial.
+    fn top_routes<S: StationSet>(&self, starts: &[usize]) -> RouteAnswer {
+        let mut run = Run::<S>::new(self, 0);
+        let mut complete = true;
+        for &s in starts {
+            run.restart(s);
+            let mut path = vec![self.g.start_state(s)];
+            if !run.enumerate(self.g.start_state(s), 0, 0, &mut path) {
+                complete = false;
+                break;
+            }
+        }
+        let mut found: Vec<(Vec<u32>, u32, u32, Vec<StateId>)> =
+            run.found.into_iter().map(|(seq, (payout, borders, path))| (seq, payout, borders, path)).collect();
+        found.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.cmp(&b.2)).then(a.0.cmp(&b.0)));
+        found.truncate(self.options.top);
+        let routes: Vec<RouteSolution> = found
+            .iter()
+            .map(|(seq, _, _, path)| {
+                let forward: Vec<u32> = path.iter().map(|&st| self.g.state_station[st as usize]).collect();
+                let sol = self.solution(path);
+                if &forward == seq {
+                    sol
+                } else {
+                    let route = sol.route.reversed();
+                    let mut stations = sol.stations.clone();
+                    stations.reverse();
+                    RouteSolution { route, stations, ..sol }
+                }
+            })
+            .collect();
+        let best = routes.first().map_or(0, |r| r.payout);
+        let ub = if complete { best } else { starts.iter().map(|&s| self.root_bound::<S>(s)).max().unwrap_or(0).max(best) };
+        self.answer(routes, ub, complete)
+    }
+}
+
+/// One thread's search from one start station.
+struct Run<'s, 'a, S: StationSet> {
+    solver: &'s Solver<'a>,
+    visited: S,
+    has_company: usize,
+    path: Vec<StateId>,
+    table: HashMap<(StateId, S), u32>,
+    best_key: u64,
+    best_path: Vec<StateId>,
+    ticks: u32,
+    /// Top-K enumeration: canonical station sequence -> (payout, borders, path).
+    found: HashMap<Vec<u32>, (u32, u32, Vec<StateId>)>,
+    payouts: BinaryHeap<std::cmp::Reverse<u32>>,
+}
+
+impl<'s, 'a, S: StationSet> Run<'s, 'a, S> {
+    fn new(solver: &'s Solver<'a>, start: usize) -> Self {
+        let mut run = Run {
+            solver,
+            visited: S::empty(solver.n()),
+            has_company: 0,
+            path: Vec::new(),
+            table: HashMap::new(),
+            best_key: 0,
+            best_path: Vec::new(),
+            ticks: 0,
+            found: HashMap::new(),
+            payouts: BinaryHeap::new(),
+        };
+        run.restart(start);
+        run
+    }
+
+    fn restart(&mut self, start: usize) {
+        let n = self.solver.n();
+        self.visited = S::empty(n);
+        self.visited.flip(start);
+        self.has_company = usize::from(self.solver.company[start]);
+        self.path = vec![self.solver.g.start_state(start)];
+        self.table.clear();
+    }
+
+    fn tick(&mut self) -> bool {
+        self.ticks = self.ticks.wrapping_add(1);
+        if self.ticks % 1024 == 0 {
+            self.solver.nodes.fetch_add(1024, Ordering::Relaxed);
+            return self.solver.timed_out();
+        }
+        false
+    }
+
+    fn station(&self, state: StateId) -> usize {
+        self.solver.g.state_station[state as usize] as usize
+    }
+
+    fn push(&mut self, state: StateId) {
+        let v = self.station(state);
+        self.visited.flip(v);
+        self.has_company += usize::from(self.solver.company[v]);
+        self.path.push(state);
+    }
+
+    fn pop(&mut self) {
+        if let Some(state) = self.path.pop() {
+            let v = self.station(state);
+            self.visited.flip(v);
+            self.has_company -= usize::from(self.solver.company[v]);
+        }
+    }
+
+    /// Phase 1: improves the shared best from this state. Returns false if time ran out.
+    fn improve(&mut self, state: StateId, payout_before: u32, used: u32) -> bool {
+        if self.tick() {
+            return false;
+        }
+        let sv = self.solver;
+        let cur = self.station(state);
+        let payout = payout_before + sv.g.value[cur];
+        let cards = used + sv.start_cost;
+        let has_company = self.has_company > 0;
+        if self.path.len() >= 2 && has_company {
+            let key = pack(payout, cards);
+            if key > self.best_key {
+                self.best_key = key;
+                self.best_path = self.path.clone();
+            }
+            sv.best.fetch_max(key, Ordering::Relaxed);
+        }
+        let rem = sv.budget - used;
+        let Some(extra) = sv.bound(cur, &self.visited, rem, has_company) else { return true };
+        let (best_payout, best_cards) = unpack(sv.best.load(Ordering::Relaxed));
+        if extra == 0 || payout + extra < best_payout || (payout + extra == best_payout && cards >= best_cards) {
+            return true;
+        }
+        if self.path.len() >= 2 && self.table.len() < sv.options.table_limit {
+            let key = (state, self.visited.clone());
+            match self.table.get_mut(&key) {
+                Some(seen) if *seen >= rem => return true,
+                Some(seen) => *seen = rem,
+                None => {
+                    self.table.insert(key, rem);
+                }
+            }
+        }
+        let mut hops: Vec<_> = sv.g.hops[state as usize]
+            .iter()
+            .filter(|h| h.cost <= rem && !self.visited.contains(h.station as usize))
+            .copied()
+            .collect();
+        hops.sort_by_key(|h| (h.cost, std::cmp::Reverse(sv.g.value[h.station as usize]), h.station, h.to));
+        for h in hops {
+            self.push(h.to);
+            let ok = self.improve(h.to, payout, used + h.cost);
+            self.pop();
+            if !ok {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Phase 2: whether a route from this state reaches exactly `target` payout within `budget`
+    /// borders; the route found is left in `out`. `None` if time ran out.
+    fn first(&mut self, state: StateId, payout_before: u32, used: u32, target: u32, budget: u32, out: &mut Vec<StateId>) -> Option<bool> {
+        if self.tick() {
+            return None;
+        }
+        let sv = self.solver;
+        let cur = self.station(state);
+        let payout = payout_before + sv.g.value[cur];
+        let has_company = self.has_company > 0;
+        if self.path.len() >= 2 && has_company && payout == target {
+            out.clone_from(&self.path);
+            return Some(true);
+        }
+        let rem = budget - used;
+        let Some(extra) = sv.bound(cur, &self.visited, rem, has_company) else { return Some(false) };
+        if payout + extra < target {
+            return Some(false);
+        }
+        let key = (state, self.visited.clone());
+        if self.table.get(&key).is_some_and(|&failed| failed >= rem) {
+            return Some(false);
+        }
+        let hops: Vec<_> = sv.g.hops[state as usize]
+            .iter()
+            .filter(|h| h.cost <= rem && !self.visited.contains(h.station as usize))
+            .copied()
+            .collect();
+        for h in hops {
+            self.push(h.to);
+            let r = self.first(h.to, payout, used + h.cost, target, budget, out);
+            self.pop();
+            if r != Some(false) {
+                return r;
+            }
+        }
+        if self.table.len() < sv.options.table_limit {
+            let e = self.table.entry(key).or_insert(rem);
+            *e = (*e).max(rem);
+        }
+        Some(false)
+    }
+
+    /// Top-K: records every route whose payout may be among the `top` best. Returns false if
+    /// time ran out.
+    fn enumerate(&mut self, state: StateId, payout_before: u32, used: u32, path: &mut Vec<StateId>) -> bool {
+        if self.tick() {
+            return false;
+        }
+        let sv = self.solver;
+        let cur = self.station(state);
+        let payout = payout_before + sv.g.value[cur];
+        let has_company = self.has_company > 0;
+        if self.path.len() >= 2 && has_company {
+            let seq: Vec<u32> = self.path.iter().map(|&st| sv.g.state_station[st as usize]).collect();
+            let mut rev = seq.clone();
+            rev.reverse();
+            let canonical = seq.min(rev);
+            match self.found.get_mut(&canonical) {
+                Some(entry) => {
+                    if used < entry.1 {
+                        *entry = (payout, used, self.path.clone());
+                    }
+                }
+                None => {
+                    self.found.insert(canonical, (payout, used, self.path.clone()));
+                    self.payouts.push(std::cmp::Reverse(payout));
+                    if self.payouts.len() > sv.options.top {
+                        self.payouts.pop();
+                    }
+                }
+            }
+        }
+        let rem = sv.budget - used;
+        let Some(extra) = sv.bound(cur, &self.visited, rem, has_company) else { return true };
+        let threshold = if self.payouts.len() >= sv.options.top { self.payouts.peek().map_or(0, |r| r.0) } else { 0 };
+        if extra == 0 || payout + extra < threshold {
+            return true;
+        }
+        let hops: Vec<_> = sv.g.hops[state as usize]
+            .iter()
+            .filter(|h| h.cost <= rem && !self.visited.contains(h.station as usize))
+            .copied()
+            .collect();
+        for h in hops {
+            self.push(h.to);
+            path.push(h.to);
+            let ok = self.enumerate(h.to, payout, used + h.cost, path);
+            path.pop();
+            self.pop();
+            if !ok {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// Fewest borders between stations over the hops, ignoring which stations were reached
+/// (a lower bound on any route's cost between them). `u32::MAX` where unreachable.
+fn all_distances(g: &StationGraph) -> Vec<u32> {
+    let n = g.stations.len();
+    // Cheapest hop from station to station, whatever the arrival track.
+    let mut adj: Vec<Vec<(usize, u32)>> = vec![Vec::new(); n];
+    for (state, hops) in g.hops.iter().enumerate() {
+        let s = g.state_station[state] as usize;
+        for h in hops {
+            let t = h.station as usize;
+            match adj[s].iter_mut().find(|(x, _)| *x == t) {
+                Some(e) => e.1 = e.1.min(h.cost),
+                None => adj[s].push((t, h.cost)),
+            }
+        }
+    }
+    let mut dist = vec![u32::MAX; n * n];
+    for src in 0..n {
+        let row = &mut dist[src * n..(src + 1) * n];
+        row[src] = 0;
+        let mut heap = BinaryHeap::new();
+        heap.push(std::cmp::Reverse((0u32, src)));
+        while let Some(std::cmp::Reverse((d, u))) = heap.pop() {
+            if d > row[u] {
+                continue;
+            }
+            for &(v, c) in &adj[u] {
+                let nd = d + c;
+                if nd < row[v] {
+                    row[v] = nd;
+                    heap.push(std::cmp::Reverse((nd, v)));
+                }
+            }
+        }
+    }
+    dist
+}

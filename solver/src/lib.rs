@@ -1,0 +1,6 @@
+//! Search and optimisation for the signalbox games, on top of `signalbox-engine`.
+//!
+//! Every exact answer comes with a certificate that the engine checks on its own.
+#![forbid(unsafe_code)]
+
+pub mod express01;
