@@ -25,17 +25,20 @@ pub struct Synthetic {
     pub width: usize,
     /// Share of cards that carry a station (0 to 1).
     pub stations: f64,
-    /// Tracks per card, at most.
+    /// Chance that a rail crosses a border between two cards (0 to 1).
+    pub borders: f64,
+    /// Extra tracks per card (switches, crossings), at most.
     pub tracks: usize,
     /// Companies.
     pub companies: usize,
 }
 
 impl Synthetic {
-    /// A board of `cards` cards, roughly square, one card in three a station, up to 3 tracks a card.
+    /// A board of `cards` cards, roughly square, about one card in three a station, a rail across
+    /// half the borders, up to one extra track a card.
     pub fn new(cards: usize) -> Synthetic {
         let width = ((cards as f64).sqrt().ceil() as usize).max(1);
-        Synthetic { cards, width, stations: 0.35, tracks: 3, companies: 3 }
+        Synthetic { cards, width, stations: 0.35, borders: 0.5, tracks: 1, companies: 3 }
     }
 }
 
@@ -46,6 +49,24 @@ pub fn synthetic(shape: Synthetic, seed: u64) -> Network {
     let slots: Vec<(usize, i32)> = (0..shape.cards).map(|i| (i / width, 2 * (i % width) as i32 - ((i / width) % 2) as i32)).collect();
     let at: std::collections::HashMap<(usize, i32), usize> = slots.iter().enumerate().map(|(i, &s)| (s, i)).collect();
     let companies: Vec<String> = (0..shape.companies.max(1)).map(|i| format!("c{}", i + 1)).collect();
+    // Which borders a rail crosses: decided once per border, so both cards' tracks meet there.
+    let mut crossing = std::collections::HashMap::new();
+    for (i, &(row, x)) in slots.iter().enumerate() {
+        for side in Side::ALL {
+            let key = match neighbour_slot(row, x, side).and_then(|s| at.get(&s)) {
+                Some(&j) if j < i => continue,
+                Some(_) => (i, side),
+                None => (i, side),
+            };
+            let inside = neighbour_slot(row, x, side).and_then(|s| at.get(&s)).is_some();
+            let p = if inside { shape.borders } else { shape.borders / 6.0 };
+            crossing.insert(key, rng.random_bool(p));
+        }
+    }
+    let crosses = |i: usize, side: Side| match neighbour_slot(slots[i].0, slots[i].1, side).and_then(|s| at.get(&s)) {
+        Some(&j) if j < i => crossing[&(j, side.facing())],
+        _ => crossing[&(i, side)],
+    };
     let cells = slots
         .iter()
         .enumerate()
@@ -66,27 +87,40 @@ pub fn synthetic(shape: Synthetic, seed: u64) -> Network {
                     stations.push(Station { company, bonus: rng.random_bool(0.3) });
                 }
             }
-            let mut ends: Vec<Endpoint> = Side::ALL.iter().map(|&s| Endpoint::Side(s)).collect();
+            let active: Vec<Endpoint> = Side::ALL.into_iter().filter(|&s| crosses(i, s)).map(Endpoint::Side).collect();
+            let mut ends = active.clone();
             ends.extend((0..stations.len()).map(|k| Endpoint::Station(k as u8)));
             let mut tracks: Vec<Track> = Vec::new();
-            // Each station gets one to three tracks; then random tracks.
-            for k in 0..stations.len() {
-                for _ in 0..rng.random_range(1..=3) {
-                    let side = Endpoint::Side(*Side::ALL.choose(&mut rng).unwrap_or(&Side::W));
-                    if let Some(t) = Track::new(Endpoint::Station(k as u8), side)
-                        && !tracks.contains(&t)
-                    {
-                        tracks.push(t);
-                    }
-                }
-            }
-            for _ in 0..rng.random_range(0..=shape.tracks) {
-                let a = ends[rng.random_range(0..6)];
-                let b = ends[rng.random_range(0..ends.len())];
-                if let Some(t) = Track::new(a, b)
+            let mut add = |t: Option<Track>, tracks: &mut Vec<Track>| {
+                if let Some(t) = t
                     && !tracks.contains(&t)
                 {
                     tracks.push(t);
+                }
+            };
+            // Every crossing side gets a track, to a station or to another side.
+            for &a in &active {
+                let to_station = !stations.is_empty() && rng.random_bool(0.6);
+                let b = if to_station {
+                    Endpoint::Station(rng.random_range(0..stations.len()) as u8)
+                } else {
+                    *ends.choose(&mut rng).unwrap_or(&a)
+                };
+                add(Track::new(a, b), &mut tracks);
+            }
+            // Stations with no track yet get one if any side crosses.
+            for k in 0..stations.len() {
+                let s = Endpoint::Station(k as u8);
+                if !tracks.iter().any(|t| t.touches(s))
+                    && let Some(&a) = active.choose(&mut rng)
+                {
+                    add(Track::new(s, a), &mut tracks);
+                }
+            }
+            // A few more: switches and crossings.
+            for _ in 0..rng.random_range(0..=shape.tracks) {
+                if let (Some(&a), Some(&b)) = (ends.choose(&mut rng), ends.choose(&mut rng)) {
+                    add(Track::new(a, b), &mut tracks);
                 }
             }
             tracks.sort();

@@ -134,6 +134,7 @@ struct Solver<'a> {
     g: StationGraph,
     company: Vec<bool>,
     start_cost: u32,
+    max_cards: u32,
     /// Borders the route may cross.
     budget: u32,
     /// Fewest borders from station to station, ignoring stations reached (a relaxation).
@@ -167,6 +168,7 @@ impl<'a> Solver<'a> {
             g,
             company,
             start_cost,
+            max_cards: task.max_cards,
             budget,
             dist,
             order,
@@ -183,8 +185,7 @@ impl<'a> Solver<'a> {
     }
 
     fn solve(&self) -> RouteAnswer {
-        let feasible = self.start_cost <= self.budget + self.start_cost && self.n() >= 2;
-        if !feasible || (self.start_cost == 1 && self.budget + 1 == 0) {
+        if self.max_cards < self.start_cost || self.n() < 2 {
             return self.answer(Vec::new(), 0, true);
         }
         if self.n() <= 128 { self.solve_with::<u128>() } else { self.solve_with::<Box<[u64]>>() }
@@ -387,7 +388,7 @@ impl<'s, 'a, S: StationSet> Run<'s, 'a, S> {
 
     fn tick(&mut self) -> bool {
         self.ticks = self.ticks.wrapping_add(1);
-        if self.ticks % 1024 == 0 {
+        if self.ticks % 1024 == 1 {
             self.solver.nodes.fetch_add(1024, Ordering::Relaxed);
             return self.solver.timed_out();
         }
