@@ -72,13 +72,14 @@ impl StationGraph {
             state_station.extend(std::iter::repeat_n(i as u32, ex.len() + 1));
         }
         // Per station and exit track: the fewest borders to each (station, arrival track).
+        let mut walker = Walker::new(network);
         let per_exit: Vec<Vec<Vec<(u32, usize, u32)>>> = (0..stations.len())
             .map(|i| {
                 exits[i]
                     .iter()
                     .map(|&e| {
                         let mut arrivals = Vec::new();
-                        for (arrival, cost) in walk_from(network, nodes[i], &[e], max_cost) {
+                        for (arrival, cost) in walker.search(nodes[i], &[e], max_cost) {
                             let Some(t) = station_of_node(arrival.node) else { continue };
                             if t == i {
                                 continue;
@@ -131,6 +132,7 @@ impl StationGraph {
     /// certificate: the tracks the train runs, taking for each hop the fewest borders, the
     /// first found in graph order.
     pub fn certificate(&self, network: &Network, states: &[StateId]) -> Route {
+        let mut walker = Walker::new(network);
         let mut steps = Vec::new();
         for pair in states.windows(2) {
             let (from, to) = (pair[0], pair[1]);
@@ -140,8 +142,7 @@ impl StationGraph {
                 self.exits[s].iter().enumerate().filter(|&(x, _)| x != slot).map(|(_, &e)| e).collect();
             let t = self.state_station[to as usize] as usize;
             let want_edge = self.exits[t][(to - self.first_state[t]) as usize];
-            let path = shortest_path(network, self.nodes[s], &allowed, self.nodes[t], want_edge);
-            steps.extend(path);
+            steps.extend(walker.path(self.nodes[s], &allowed, self.nodes[t], want_edge));
         }
         Route { steps }
     }
@@ -160,65 +161,100 @@ pub struct Arrival {
 /// reached without passing another station, with the fewest card borders crossed, up to
 /// `max_cost`. At a border the walk continues on the other card's tracks only (no reversing).
 pub fn walk_from(network: &Network, start: NodeIndex, exits: &[EdgeIndex], max_cost: u32) -> Vec<(Arrival, u32)> {
-    search(network, start, exits, max_cost).1
+    Walker::new(network).search(start, exits, max_cost)
 }
 
-type Directed = (EdgeIndex, NodeIndex); // a track and the node the train runs towards
+const UNSEEN: u32 = u32::MAX;
+const ROOT: u32 = u32::MAX - 1;
 
-fn search(
-    network: &Network,
-    start: NodeIndex,
-    exits: &[EdgeIndex],
-    max_cost: u32,
-) -> (std::collections::HashMap<Directed, Option<Directed>>, Vec<(Arrival, u32)>) {
-    let g = &network.graph;
-    let mut parent: std::collections::HashMap<Directed, Option<Directed>> = std::collections::HashMap::new();
-    let mut queue: VecDeque<(Directed, u32)> = VecDeque::new();
-    for &e in exits {
-        let (a, b) = g.edge_endpoints(e).unwrap_or((start, start));
-        let towards = if a == start { b } else { a };
-        let d = (e, towards);
-        if parent.insert(d, None).is_none() {
-            queue.push_back((d, 0));
-        }
+/// Breadth-first search state over directed tracks, reused between searches. A directed track
+/// is `2 * edge + d`, `d = 0` running from the edge's source to its target.
+struct Walker<'n> {
+    network: &'n Network,
+    parent: Vec<u32>,
+    stamp: Vec<u32>,
+    round: u32,
+    queue: VecDeque<(u32, u32)>,
+}
+
+impl<'n> Walker<'n> {
+    fn new(network: &'n Network) -> Self {
+        let n = 2 * network.graph.edge_count();
+        Walker { network, parent: vec![UNSEEN; n], stamp: vec![0; n], round: 0, queue: VecDeque::new() }
     }
-    let mut arrivals = Vec::new();
-    while let Some(((edge, node), cost)) = queue.pop_front() {
-        match g[node] {
-            Node::Station(_) => arrivals.push((Arrival { node, edge }, cost)),
-            Node::Port { across: None, .. } => {}
-            Node::Port { across: Some(_), .. } => {
-                if cost + 1 > max_cost {
-                    continue;
-                }
-                let here = g[edge].cell;
-                for next in g.edges(node) {
-                    if next.weight().cell == here {
-                        continue; // the other card's tracks only
+
+    fn towards(&self, d: u32) -> NodeIndex {
+        let (s, t) = self.network.graph.edge_endpoints(EdgeIndex::new((d / 2) as usize)).unwrap_or_default();
+        if d % 2 == 0 { t } else { s }
+    }
+
+    fn directed(&self, e: EdgeIndex, towards: NodeIndex) -> u32 {
+        let forward = self.network.graph.edge_endpoints(e).is_some_and(|(_, t)| t == towards);
+        2 * e.index() as u32 + u32::from(!forward)
+    }
+
+    fn visit(&mut self, d: u32, parent: u32) -> bool {
+        let i = d as usize;
+        if self.stamp[i] == self.round {
+            return false;
+        }
+        self.stamp[i] = self.round;
+        self.parent[i] = parent;
+        true
+    }
+
+    fn search(&mut self, start: NodeIndex, exits: &[EdgeIndex], max_cost: u32) -> Vec<(Arrival, u32)> {
+        let g = &self.network.graph;
+        self.round += 1;
+        self.queue.clear();
+        for &e in exits {
+            let Some((a, b)) = g.edge_endpoints(e) else { continue };
+            let d = self.directed(e, if a == start { b } else { a });
+            if self.visit(d, ROOT) {
+                self.queue.push_back((d, 0));
+            }
+        }
+        let mut arrivals = Vec::new();
+        while let Some((d, cost)) = self.queue.pop_front() {
+            let edge = EdgeIndex::new((d / 2) as usize);
+            let node = self.towards(d);
+            match g[node] {
+                Node::Station(_) => arrivals.push((Arrival { node, edge }, cost)),
+                Node::Port { across: None, .. } => {}
+                Node::Port { across: Some(_), .. } => {
+                    if cost + 1 > max_cost {
+                        continue;
                     }
-                    let towards = if next.source() == node { next.target() } else { next.source() };
-                    let d = (next.id(), towards);
-                    if let std::collections::hash_map::Entry::Vacant(v) = parent.entry(d) {
-                        v.insert(Some((edge, node)));
-                        queue.push_back((d, cost + 1));
+                    let here = g[edge].cell;
+                    for next in g.edges(node) {
+                        if next.weight().cell == here {
+                            continue; // the other card's tracks only
+                        }
+                        let towards = if next.source() == node { next.target() } else { next.source() };
+                        let nd = self.directed(next.id(), towards);
+                        if self.visit(nd, d) {
+                            self.queue.push_back((nd, cost + 1));
+                        }
                     }
                 }
             }
         }
+        arrivals
     }
-    (parent, arrivals)
-}
 
-fn shortest_path(network: &Network, start: NodeIndex, exits: &[EdgeIndex], goal: NodeIndex, goal_edge: EdgeIndex) -> Vec<Step> {
-    let (parent, _) = search(network, start, exits, u32::MAX - 1);
-    let mut chain = Vec::new();
-    let mut at = Some((goal_edge, goal));
-    while let Some(d) = at {
-        chain.push(d);
-        at = parent.get(&d).copied().flatten();
+    /// The steps from `start` (leaving by `exits`) to `goal`, arriving by `goal_edge`, with the
+    /// fewest borders.
+    fn path(&mut self, start: NodeIndex, exits: &[EdgeIndex], goal: NodeIndex, goal_edge: EdgeIndex) -> Vec<Step> {
+        self.search(start, exits, u32::MAX - 1);
+        let mut chain = Vec::new();
+        let mut d = self.directed(goal_edge, goal);
+        while d != ROOT && d != UNSEEN && self.stamp[d as usize] == self.round {
+            chain.push(d);
+            d = self.parent[d as usize];
+        }
+        chain.reverse();
+        chain.into_iter().map(|d| step(self.network, EdgeIndex::new((d / 2) as usize), self.towards(d))).collect()
     }
-    chain.reverse();
-    chain.into_iter().map(|(edge, towards)| step(network, edge, towards)).collect()
 }
 
 /// The step of running along `edge` towards the node `towards`.

@@ -91,7 +91,7 @@ pub fn synthetic(shape: Synthetic, seed: u64) -> Network {
             let mut ends = active.clone();
             ends.extend((0..stations.len()).map(|k| Endpoint::Station(k as u8)));
             let mut tracks: Vec<Track> = Vec::new();
-            let mut add = |t: Option<Track>, tracks: &mut Vec<Track>| {
+            let add = |t: Option<Track>, tracks: &mut Vec<Track>| {
                 if let Some(t) = t
                     && !tracks.contains(&t)
                 {

@@ -11,5 +11,6 @@ pub mod hops;
 pub mod instances;
 pub mod naive;
 pub mod route;
+pub mod station_set;
 
 pub use route::{RouteAnswer, RouteSolution, SearchOptions, best_routes};

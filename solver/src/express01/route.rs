@@ -19,16 +19,23 @@
 //! station order finds the first route reaching them, so the answer does not depend on the
 //! number of threads.
 
-use std::collections::{BinaryHeap, HashMap};
-use std::hash::Hash;
+use std::collections::BinaryHeap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
+use rustc_hash::FxHashMap as HashMap;
 use signalbox_engine::express01::network::{Network, StationRef};
 use signalbox_engine::express01::route::{Route, RouteTask};
 
 use super::hops::{StateId, StationGraph};
+use super::station_set::StationSet;
+
+/// The largest weight the bound tells apart; heavier stations count as this heavy.
+const MAX_WEIGHT: u32 = 15;
+
+/// The most station classes: two values (1, or 2 with "+1") times weights 0 to [`MAX_WEIGHT`].
+const MAX_CLASSES: usize = 2 * (MAX_WEIGHT as usize + 1);
 
 /// Options of the search.
 #[derive(Clone, Debug)]
@@ -89,37 +96,6 @@ pub fn best_routes(network: &Network, task: RouteTask, options: &SearchOptions) 
     }
 }
 
-/// A set of stations, as the transposition table's key.
-trait StationSet: Clone + Eq + Hash + Send + Sync {
-    fn empty(n: usize) -> Self;
-    fn contains(&self, i: usize) -> bool;
-    fn flip(&mut self, i: usize);
-}
-
-impl StationSet for u128 {
-    fn empty(_: usize) -> Self {
-        0
-    }
-    fn contains(&self, i: usize) -> bool {
-        self >> i & 1 == 1
-    }
-    fn flip(&mut self, i: usize) {
-        *self ^= 1 << i;
-    }
-}
-
-impl StationSet for Box<[u64]> {
-    fn empty(n: usize) -> Self {
-        vec![0; n.div_ceil(64)].into_boxed_slice()
-    }
-    fn contains(&self, i: usize) -> bool {
-        self[i / 64] >> (i % 64) & 1 == 1
-    }
-    fn flip(&mut self, i: usize) {
-        self[i / 64] ^= 1 << (i % 64);
-    }
-}
-
 /// Best payout and cards as one number, larger is better.
 fn pack(payout: u32, cards: u32) -> u64 {
     (u64::from(payout) << 32) | u64::from(u32::MAX - cards)
@@ -137,10 +113,18 @@ struct Solver<'a> {
     max_cards: u32,
     /// Borders the route may cross.
     budget: u32,
-    /// Fewest borders from station to station, ignoring stations reached (a relaxation).
-    dist: Vec<u32>,
-    /// Stations by value per card, best first.
-    order: Vec<u32>,
+    /// Fewest borders from station to station over the hops (`u16::MAX`: more than the budget).
+    dist: Vec<u16>,
+    /// Station classes (value, weight), by value per weight, best first.
+    classes: Vec<(u32, u32)>,
+    /// Each station's class.
+    class_of: Vec<u8>,
+    /// For each station, borders left and class: the stations of the class within reach.
+    counts: Vec<u16>,
+    /// For each station and borders left: the company's stations within reach.
+    company_counts: Vec<u16>,
+    /// For each state: its hops in the order phase 1 tries them (cheap and valuable first).
+    greedy: Vec<Vec<u32>>,
     options: &'a SearchOptions,
     deadline: Option<Instant>,
     aborted: AtomicBool,
@@ -154,15 +138,40 @@ impl<'a> Solver<'a> {
         let budget = task.max_cards.saturating_sub(start_cost);
         let g = StationGraph::new(network, budget);
         let n = g.stations.len();
-        let company = g.stations.iter().map(|&s| network.station(s).company == Some(task.company)).collect();
-        let mut order: Vec<u32> = (0..n as u32).collect();
-        // value / min_in, descending; stations no hop reaches go last.
-        order.sort_by(|&a, &b| {
-            let (va, wa) = (u64::from(g.value[a as usize]), u64::from(g.min_in[a as usize]));
-            let (vb, wb) = (u64::from(g.value[b as usize]), u64::from(g.min_in[b as usize]));
-            (vb * wa).cmp(&(va * wb)).then(a.cmp(&b))
-        });
-        let dist = all_distances(&g);
+        let company: Vec<bool> = g.stations.iter().map(|&s| network.station(s).company == Some(task.company)).collect();
+        let dist: Vec<u16> = all_distances(&g).into_iter().map(|d| if d <= budget { d as u16 } else { u16::MAX }).collect();
+        // A station's class: its value (1 or 2) and its weight, capped so that there are at most
+        // MAX_CLASSES classes (a lower weight only loosens the bound).
+        let class = |v: usize| (g.value[v], g.min_in[v].min(MAX_WEIGHT));
+        let mut classes: Vec<(u32, u32)> = (0..n).filter(|&v| g.min_in[v] != u32::MAX).map(class).collect();
+        classes.sort_by(|a, b| (u64::from(b.0) * u64::from(a.1)).cmp(&(u64::from(a.0) * u64::from(b.1))).then(a.cmp(b)));
+        classes.dedup();
+        let class_of: Vec<u8> = (0..n).map(|v| classes.iter().position(|&c| c == class(v)).unwrap_or(0) as u8).collect();
+        let k = classes.len();
+        let span = budget as usize + 1;
+        let mut counts = vec![0u16; n * span * k];
+        let mut company_counts = vec![0u16; n * span];
+        for s in 0..n {
+            for v in (0..n).filter(|&v| v != s && g.min_in[v] != u32::MAX) {
+                let d = dist[s * n + v];
+                for r in (d as usize)..span {
+                    counts[(s * span + r) * k + usize::from(class_of[v])] += 1;
+                    company_counts[s * span + r] += u16::from(company[v]);
+                }
+            }
+        }
+        let greedy = g
+            .hops
+            .iter()
+            .map(|hops| {
+                let mut idx: Vec<u32> = (0..hops.len() as u32).collect();
+                idx.sort_by_key(|&i| {
+                    let h = hops[i as usize];
+                    (h.cost, std::cmp::Reverse(g.value[h.station as usize]), h.station, h.to)
+                });
+                idx
+            })
+            .collect();
         Solver {
             network,
             g,
@@ -171,7 +180,11 @@ impl<'a> Solver<'a> {
             max_cards: task.max_cards,
             budget,
             dist,
-            order,
+            classes,
+            class_of,
+            counts,
+            company_counts,
+            greedy,
             options,
             deadline: options.time_limit.map(|t| Instant::now() + t),
             aborted: AtomicBool::new(false),
@@ -188,7 +201,14 @@ impl<'a> Solver<'a> {
         if self.max_cards < self.start_cost || self.n() < 2 {
             return self.answer(Vec::new(), 0, true);
         }
-        if self.n() <= 128 { self.solve_with::<u128>() } else { self.solve_with::<Box<[u64]>>() }
+        match self.n() {
+            0..=64 => self.solve_with::<[u64; 1]>(),
+            65..=128 => self.solve_with::<[u64; 2]>(),
+            129..=256 => self.solve_with::<[u64; 4]>(),
+            257..=512 => self.solve_with::<[u64; 8]>(),
+            513..=1024 => self.solve_with::<[u64; 16]>(),
+            _ => self.solve_with::<Box<[u64]>>(),
+        }
     }
 
     fn answer(&self, routes: Vec<RouteSolution>, upper_bound: u32, proven: bool) -> RouteAnswer {
@@ -197,7 +217,7 @@ impl<'a> Solver<'a> {
 
     fn solve_with<S: StationSet>(&self) -> RouteAnswer {
         let mut starts: Vec<usize> = (0..self.n()).collect();
-        let root = |s: usize| self.root_bound::<S>(s);
+        let root = |s: usize| self.root_bound(s);
         starts.sort_by_key(|&s| (std::cmp::Reverse(root(s)), s));
         if self.options.top > 1 {
             return self.top_routes::<S>(&starts);
@@ -208,19 +228,19 @@ impl<'a> Solver<'a> {
             .map(|&s| {
                 let mut run = Run::<S>::new(self, s);
                 let done = run.improve(self.g.start_state(s), 0, 0);
-                (done, run.best_key, run.best_path)
+                (done, run.best_key, std::mem::take(&mut run.best_path))
             })
             .collect();
         let proven = results.iter().all(|r| r.0);
         let best_key = self.best.load(Ordering::Relaxed);
         if best_key == 0 {
-            let ub = if proven { 0 } else { self.open_bound::<S>(&starts, &results) };
+            let ub = if proven { 0 } else { self.open_bound(&starts, &results) };
             return self.answer(Vec::new(), ub, proven);
         }
         let (payout, cards) = unpack(best_key);
         if !proven {
             let path = results.iter().filter(|r| r.1 == best_key).map(|r| r.2.clone()).next().unwrap_or_default();
-            let ub = self.open_bound::<S>(&starts, &results).max(payout);
+            let ub = self.open_bound(&starts, &results).max(payout);
             return self.answer(vec![self.solution(&path)], ub, false);
         }
         // Phase 2: the first route in station order reaching (payout, cards).
@@ -239,47 +259,64 @@ impl<'a> Solver<'a> {
         self.answer(vec![self.solution(&path)], payout, false)
     }
 
-    fn open_bound<S: StationSet>(&self, starts: &[usize], results: &[(bool, u64, Vec<StateId>)]) -> u32 {
-        starts.iter().zip(results).filter(|(_, r)| !r.0).map(|(&s, _)| self.root_bound::<S>(s)).max().unwrap_or(0)
+    fn open_bound(&self, starts: &[usize], results: &[(bool, u64, Vec<StateId>)]) -> u32 {
+        starts.iter().zip(results).filter(|(_, r)| !r.0).map(|(&s, _)| self.root_bound(s)).max().unwrap_or(0)
     }
 
-    fn root_bound<S: StationSet>(&self, s: usize) -> u32 {
-        let mut set = S::empty(self.n());
-        set.flip(s);
-        self.bound(s, &set, self.budget, self.company[s]).map_or(0, |extra| self.g.value[s] + extra)
+    fn root_bound(&self, s: usize) -> u32 {
+        let path = [self.g.start_state(s)];
+        self.bound(s, &path, self.budget, self.company[s], u32::MAX).map_or(0, |extra| self.g.value[s] + extra)
     }
 
-    /// The most payout the stations not in `visited` could still add from station `cur` with
+    /// The most payout the stations not yet reached could still add from station `cur` with
     /// `rem` borders left; `None` if the route could not include a company station any more.
-    fn bound<S: StationSet>(&self, cur: usize, visited: &S, rem: u32, has_company: bool) -> Option<u32> {
+    /// `path` holds the states of the route so far (its stations are the ones reached).
+    ///
+    /// A fractional knapsack: each station within `rem` borders of `cur` (by the fewest borders
+    /// between stations) is an item worth its value and weighing the fewest borders of any hop
+    /// into it; a route reaching a set of stations crosses at least the sum of their weights.
+    /// Stations are counted by class (value, weight) from a table, less the stations reached;
+    /// the count stops early once it reaches `need` (the answer is then at least `need`).
+    fn bound(&self, cur: usize, path: &[StateId], rem: u32, has_company: bool, need: u32) -> Option<u32> {
+        let k = self.classes.len();
         let n = self.n();
-        let row = &self.dist[cur * n..(cur + 1) * n];
-        let mut company_ok = has_company;
-        let mut cap = rem;
-        let (mut whole, mut part) = (0u32, 0u32);
-        let mut full = false;
-        for &v in &self.order {
-            let v = v as usize;
-            if visited.contains(v) || row[v] > rem {
-                continue;
-            }
-            company_ok |= self.company[v];
-            if full {
-                if company_ok {
-                    break;
-                }
-                continue;
-            }
-            let w = self.g.min_in[v];
-            if w <= cap {
-                whole += self.g.value[v];
-                cap -= w;
-            } else {
-                part = self.g.value[v] * cap / w;
-                full = true;
+        let at = cur * (self.budget as usize + 1) + rem as usize;
+        let mut counts = [0u32; MAX_CLASSES];
+        for (c, &x) in counts.iter_mut().zip(&self.counts[at * k..(at + 1) * k]) {
+            *c = u32::from(x);
+        }
+        let mut companies = u32::from(self.company_counts[at]);
+        for &st in path {
+            let v = self.g.state_station[st as usize] as usize;
+            if v != cur && u32::from(self.dist[cur * n + v]) <= rem {
+                counts[usize::from(self.class_of[v])] -= 1;
+                companies -= u32::from(self.company[v]);
             }
         }
-        company_ok.then_some(whole + part)
+        if !has_company && companies == 0 {
+            return None;
+        }
+        let mut cap = rem;
+        let mut whole = 0u32;
+        for (&(value, weight), &count) in self.classes.iter().zip(&counts) {
+            if count == 0 {
+                continue;
+            }
+            if weight == 0 {
+                whole += count * value;
+            } else {
+                let take = count.min(cap / weight);
+                whole += take * value;
+                cap -= take * weight;
+                if take < count {
+                    return Some(whole + value * cap / weight);
+                }
+            }
+            if whole >= need {
+                return Some(whole);
+            }
+        }
+        Some(whole)
     }
 
     fn timed_out(&self) -> bool {
@@ -320,7 +357,7 @@ impl<'a> Solver<'a> {
             }
         }
         let mut found: Vec<(Vec<u32>, u32, u32, Vec<StateId>)> =
-            run.found.into_iter().map(|(seq, (payout, borders, path))| (seq, payout, borders, path)).collect();
+            std::mem::take(&mut run.found).into_iter().map(|(seq, (payout, borders, path))| (seq, payout, borders, path)).collect();
         found.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.cmp(&b.2)).then(a.0.cmp(&b.0)));
         found.truncate(self.options.top);
         let routes: Vec<RouteSolution> = found
@@ -339,7 +376,7 @@ impl<'a> Solver<'a> {
             })
             .collect();
         let best = routes.first().map_or(0, |r| r.payout);
-        let ub = if complete { best } else { starts.iter().map(|&s| self.root_bound::<S>(s)).max().unwrap_or(0).max(best) };
+        let ub = if complete { best } else { starts.iter().map(|&s| self.root_bound(s)).max().unwrap_or(0).max(best) };
         self.answer(routes, ub, complete)
     }
 }
@@ -353,10 +390,16 @@ struct Run<'s, 'a, S: StationSet> {
     table: HashMap<(StateId, S), u32>,
     best_key: u64,
     best_path: Vec<StateId>,
-    ticks: u32,
+    ticks: u64,
     /// Top-K enumeration: canonical station sequence -> (payout, borders, path).
     found: HashMap<Vec<u32>, (u32, u32, Vec<StateId>)>,
     payouts: BinaryHeap<std::cmp::Reverse<u32>>,
+}
+
+impl<S: StationSet> Drop for Run<'_, '_, S> {
+    fn drop(&mut self) {
+        self.solver.nodes.fetch_add(self.ticks, Ordering::Relaxed);
+    }
 }
 
 impl<'s, 'a, S: StationSet> Run<'s, 'a, S> {
@@ -366,11 +409,11 @@ impl<'s, 'a, S: StationSet> Run<'s, 'a, S> {
             visited: S::empty(solver.n()),
             has_company: 0,
             path: Vec::new(),
-            table: HashMap::new(),
+            table: HashMap::default(),
             best_key: 0,
             best_path: Vec::new(),
             ticks: 0,
-            found: HashMap::new(),
+            found: HashMap::default(),
             payouts: BinaryHeap::new(),
         };
         run.restart(start);
@@ -387,12 +430,8 @@ impl<'s, 'a, S: StationSet> Run<'s, 'a, S> {
     }
 
     fn tick(&mut self) -> bool {
-        self.ticks = self.ticks.wrapping_add(1);
-        if self.ticks % 1024 == 1 {
-            self.solver.nodes.fetch_add(1024, Ordering::Relaxed);
-            return self.solver.timed_out();
-        }
-        false
+        self.ticks += 1;
+        self.ticks % 1024 == 1 && self.solver.timed_out()
     }
 
     fn station(&self, state: StateId) -> usize {
@@ -433,10 +472,12 @@ impl<'s, 'a, S: StationSet> Run<'s, 'a, S> {
             sv.best.fetch_max(key, Ordering::Relaxed);
         }
         let rem = sv.budget - used;
-        let Some(extra) = sv.bound(cur, &self.visited, rem, has_company) else { return true };
+        // Go on only if some extension could beat the best: pay more, or as much on fewer cards.
         let (best_payout, best_cards) = unpack(sv.best.load(Ordering::Relaxed));
-        if extra == 0 || payout + extra < best_payout || (payout + extra == best_payout && cards >= best_cards) {
-            return true;
+        let need = (best_payout + u32::from(cards >= best_cards)).saturating_sub(payout).max(1);
+        match sv.bound(cur, &self.path, rem, has_company, need) {
+            Some(extra) if extra >= need => {}
+            _ => return true,
         }
         if self.path.len() >= 2 && self.table.len() < sv.options.table_limit {
             let key = (state, self.visited.clone());
@@ -448,13 +489,15 @@ impl<'s, 'a, S: StationSet> Run<'s, 'a, S> {
                 }
             }
         }
-        let mut hops: Vec<_> = sv.g.hops[state as usize]
-            .iter()
-            .filter(|h| h.cost <= rem && !self.visited.contains(h.station as usize))
-            .copied()
-            .collect();
-        hops.sort_by_key(|h| (h.cost, std::cmp::Reverse(sv.g.value[h.station as usize]), h.station, h.to));
-        for h in hops {
+        let hops = &sv.g.hops[state as usize];
+        for &i in &sv.greedy[state as usize] {
+            let h = hops[i as usize];
+            if h.cost > rem {
+                break; // the greedy order is by cost first
+            }
+            if self.visited.contains(h.station as usize) {
+                continue;
+            }
             self.push(h.to);
             let ok = self.improve(h.to, payout, used + h.cost);
             self.pop();
@@ -480,20 +523,19 @@ impl<'s, 'a, S: StationSet> Run<'s, 'a, S> {
             return Some(true);
         }
         let rem = budget - used;
-        let Some(extra) = sv.bound(cur, &self.visited, rem, has_company) else { return Some(false) };
-        if payout + extra < target {
-            return Some(false);
+        let need = target.saturating_sub(payout).max(1);
+        match sv.bound(cur, &self.path, rem, has_company, need) {
+            Some(extra) if extra >= need => {}
+            _ => return Some(false),
         }
         let key = (state, self.visited.clone());
         if self.table.get(&key).is_some_and(|&failed| failed >= rem) {
             return Some(false);
         }
-        let hops: Vec<_> = sv.g.hops[state as usize]
-            .iter()
-            .filter(|h| h.cost <= rem && !self.visited.contains(h.station as usize))
-            .copied()
-            .collect();
-        for h in hops {
+        for &h in &sv.g.hops[state as usize] {
+            if h.cost > rem || self.visited.contains(h.station as usize) {
+                continue;
+            }
             self.push(h.to);
             let r = self.first(h.to, payout, used + h.cost, target, budget, out);
             self.pop();
@@ -539,17 +581,16 @@ impl<'s, 'a, S: StationSet> Run<'s, 'a, S> {
             }
         }
         let rem = sv.budget - used;
-        let Some(extra) = sv.bound(cur, &self.visited, rem, has_company) else { return true };
         let threshold = if self.payouts.len() >= sv.options.top { self.payouts.peek().map_or(0, |r| r.0) } else { 0 };
-        if extra == 0 || payout + extra < threshold {
-            return true;
+        let need = threshold.saturating_sub(payout).max(1);
+        match sv.bound(cur, &self.path, rem, has_company, need) {
+            Some(extra) if extra >= need => {}
+            _ => return true,
         }
-        let hops: Vec<_> = sv.g.hops[state as usize]
-            .iter()
-            .filter(|h| h.cost <= rem && !self.visited.contains(h.station as usize))
-            .copied()
-            .collect();
-        for h in hops {
+        for &h in &sv.g.hops[state as usize] {
+            if h.cost > rem || self.visited.contains(h.station as usize) {
+                continue;
+            }
             self.push(h.to);
             path.push(h.to);
             let ok = self.enumerate(h.to, payout, used + h.cost, path);
