@@ -1,1 +1,60 @@
-fn main(){}
+//! `signalbox`: a workbench that solves and analyses positions of railway and cube board games.
+//!
+//! The binary is thin: it parses the command line, calls the `signalbox-engine` and
+//! `signalbox-solver` libraries, and prints. Exit codes: 0 done, 1 an internal failure,
+//! 2 bad input (a missing file, malformed or illegal content, a bad flag).
+#![forbid(unsafe_code)]
+
+mod express01;
+mod input;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Solves and analyses positions of railway and cube board games.
+///
+/// Every exact answer is proven and comes with a certificate (the route, the move line) that
+/// the rules engine checks on its own. Component data is signalbox's own house set unless you
+/// pass the real components with --content.
+#[derive(Parser, Debug)]
+#[command(name = "signalbox", version, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    game: Game,
+}
+
+#[derive(Subcommand, Debug)]
+enum Game {
+    /// Express 01, the card game of railway networks (Germany and USA maps).
+    #[command(name = "express01")]
+    Express01(express01::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+        }
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            if e.downcast_ref::<input::BadInput>().is_some() {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            } else {
+                eprintln!("error: {e:#}");
+                ExitCode::from(1)
+            }
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.game {
+        Game::Express01(args) => express01::run(args),
+    }
+}

@@ -1,0 +1,120 @@
+//! `signalbox express01 ...`: Express 01 commands.
+
+pub mod picture;
+mod route;
+
+use std::path::{Path, PathBuf};
+
+use clap::{Subcommand, ValueEnum};
+use signalbox_engine::express01::catalogue::{Catalogue, HOUSE_SET_LABEL, HOUSE_SET_TOML};
+use signalbox_engine::express01::position::{Position, PositionError};
+use signalbox_engine::express01::route::LengthRule;
+
+use crate::input::{bad, read_text};
+
+/// Express 01 commands.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// The optimal bonus route of a position, proven, with who receives which cards.
+    ///
+    /// The route pays 1 per station plus 1 per "+1", starts and ends at different stations,
+    /// reaches no station twice, includes a station of the company, and travels at most as
+    /// many cards as the company has shares issued (rulebook, "C) Initiate One Bonus Payment").
+    /// Rulings on what the rulebook leaves open: docs/rules/express-01.md.
+    ///
+    /// Without POSITION, an embedded sample position is used (a built Germany network with a
+    /// pending bonus payment).
+    ///
+    /// Examples:
+    ///   signalbox express01 route
+    ///   signalbox express01 route game.json --company red --player Peter
+    ///   signalbox express01 route game.json --top 5 --json
+    ///   signalbox express01 route --svg route.svg
+    #[command(verbatim_doc_comment)]
+    Route(route::RouteArgs),
+    /// Checks a position (and content) and says what is wrong, or that it is legal.
+    Check(CheckArgs),
+}
+
+/// Where the components and the position come from.
+#[derive(clap::Args, Debug, Clone)]
+pub struct Sources {
+    /// Position file (JSON, docs/formats/express01-position.md); default: the embedded sample.
+    pub position: Option<PathBuf>,
+    /// Content file (TOML, docs/formats/express01-content.md) with the maps and card faces;
+    /// default: the embedded house set.
+    #[arg(long, value_name = "FILE")]
+    pub content: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+struct CheckArgs {
+    #[command(flatten)]
+    sources: Sources,
+}
+
+/// How route length is counted (see docs/rules/express-01.md).
+#[derive(ValueEnum, Clone, Copy, Debug, Default)]
+pub enum LengthArg {
+    /// Every card the train is on counts, the start card included (default).
+    #[default]
+    AllCards,
+    /// The start card is free; each card moved onto counts.
+    CardsEntered,
+}
+
+impl From<LengthArg> for LengthRule {
+    fn from(a: LengthArg) -> LengthRule {
+        match a {
+            LengthArg::AllCards => LengthRule::AllCards,
+            LengthArg::CardsEntered => LengthRule::CardsEntered,
+        }
+    }
+}
+
+/// Runs an Express 01 command.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    match args.command {
+        Command::Route(a) => route::run(a),
+        Command::Check(a) => check(&a.sources),
+    }
+}
+
+/// Loads the content: the file given, or the embedded house set.
+pub fn load_content(path: Option<&Path>) -> anyhow::Result<(String, Catalogue)> {
+    let (label, text) = match path {
+        Some(p) => (p.display().to_string(), read_text(p)?),
+        None => (HOUSE_SET_LABEL.to_string(), HOUSE_SET_TOML.to_string()),
+    };
+    let catalogue = Catalogue::from_toml(&label, &text).map_err(|e| bad(e.to_string()))?;
+    Ok((label, catalogue))
+}
+
+/// Loads the position: the file given, or the embedded sample.
+pub fn load_position<'c>(path: Option<&Path>, catalogue: &'c Catalogue) -> anyhow::Result<(String, Position<'c>)> {
+    let result = match path {
+        Some(p) => {
+            let text = read_text(p)?;
+            let label = p.display().to_string();
+            Position::from_json(&label, &text, catalogue).map(|pos| (label, pos))
+        }
+        None => Position::sample(catalogue).map(|pos| ("<embedded sample position>".to_string(), pos)),
+    };
+    result.map_err(|e: PositionError| bad(e.to_string()))
+}
+
+fn check(sources: &Sources) -> anyhow::Result<()> {
+    let (content_label, catalogue) = load_content(sources.content.as_deref())?;
+    let (label, position) = load_position(sources.position.as_deref(), &catalogue)?;
+    println!("{content_label}: {} cards, maps {}", catalogue.cards().count(), {
+        catalogue.maps.iter().map(|m| m.id.as_str()).collect::<Vec<_>>().join(", ")
+    });
+    println!("{label}: a legal Express 01 position on map {} with {} players", position.map().id, position.players().len());
+    Ok(())
+}
