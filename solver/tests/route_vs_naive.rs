@@ -67,7 +67,7 @@ proptest! {
         let map = if usa { "usa" } else { "germany" };
         let setup = house_position(&catalogue, map, density, seed).expect("the house set has this map");
         let position = Position::from_setup(setup, &catalogue)
-            .unwrap_or_else(|(_, problems)| panic!("random position is illegal: {problems:?}"));
+            .unwrap_or_else(|e| panic!("random position is illegal: {:?}", e.problems));
         let network = position.network();
         for company in 0..catalogue.companies.len() as u8 {
             agree(&network, RouteTask { company: CompanyId(company), max_cards, rules: rules(entered) });
@@ -94,7 +94,11 @@ fn a_time_limit_gives_a_bound_not_a_proof() {
     let network = synthetic(Synthetic::new(400), 7);
     let task = RouteTask { company: CompanyId(0), max_cards: 30, rules: RouteRules::default() };
     let exact = best_routes(&network, task, &SearchOptions::default());
-    let cut = best_routes(&network, task, &SearchOptions { time_limit: Some(std::time::Duration::ZERO), ..SearchOptions::default() });
+    let cut = best_routes(
+        &network,
+        task,
+        &SearchOptions { time_limit: Some(std::time::Duration::ZERO), ..SearchOptions::default() },
+    );
     assert!(exact.proven);
     assert!(!cut.proven);
     let best = exact.routes.first().map_or(0, |r| r.payout);

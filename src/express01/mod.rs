@@ -115,6 +115,10 @@ fn check(sources: &Sources) -> anyhow::Result<()> {
     println!("{content_label}: {} cards, maps {}", catalogue.cards().count(), {
         catalogue.maps.iter().map(|m| m.id.as_str()).collect::<Vec<_>>().join(", ")
     });
-    println!("{label}: a legal Express 01 position on map {} with {} players", position.map().id, position.players().len());
+    println!(
+        "{label}: a legal Express 01 position on map {} with {} players",
+        position.map().id,
+        position.players().len()
+    );
     Ok(())
 }

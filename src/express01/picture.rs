@@ -33,8 +33,8 @@ const UNKNOWN_COMPANY_FILL: &str = "#b0b0b0";
 
 /// CSS colour names a company may be called by and still be drawn in its own colour.
 const CSS_COLOURS: &[&str] = &[
-    "red", "blue", "green", "yellow", "black", "white", "orange", "purple", "brown", "pink", "grey", "gray",
-    "cyan", "magenta", "violet", "gold", "navy", "teal", "maroon", "olive", "lime", "silver",
+    "red", "blue", "green", "yellow", "black", "white", "orange", "purple", "brown", "pink", "grey", "gray", "cyan",
+    "magenta", "violet", "gold", "navy", "teal", "maroon", "olive", "lime", "silver",
 ];
 
 type Point = (f32, f32);
@@ -56,10 +56,7 @@ impl Layout {
 
     /// The top-left corner of a cell's card.
     fn origin(&self, cell: &NetCell) -> Point {
-        (
-            self.left + (cell.x - self.min_x) as f32 * W / 2.0,
-            self.top + (cell.row - self.min_row) as f32 * H,
-        )
+        (self.left + (cell.x - self.min_x) as f32 * W / 2.0, self.top + (cell.row - self.min_row) as f32 * H)
     }
 }
 
@@ -150,6 +147,11 @@ fn text(content: impl Into<String>, at: Point, size: f32) -> Text {
     Text::new(content).set("x", at.0).set("y", at.1).set("font-family", FONT).set("font-size", size)
 }
 
+/// Text with a white outline, readable over tracks.
+fn haloed(t: Text) -> Text {
+    t.set("stroke", "white").set("stroke-width", 3).set("stroke-linejoin", "round").set("paint-order", "stroke")
+}
+
 fn line(a: Point, b: Point) -> Line {
     Line::new().set("x1", a.0).set("y1", a.1).set("x2", b.0).set("y2", b.1)
 }
@@ -211,6 +213,7 @@ pub fn board_svg(network: &Network, route: Option<&Route>, title: &str) -> Strin
     let width = (board_width + 2.0 * MARGIN).max(480.0);
 
     let mut cards = Group::new().set("class", "cards");
+    let mut labels = Group::new().set("class", "card-labels");
     let mut outer = Group::new().set("class", "outer-sides");
     let mut tracks = Group::new().set("class", "tracks");
     let mut stations = Group::new().set("class", "stations");
@@ -232,11 +235,11 @@ pub fn board_svg(network: &Network, route: Option<&Route>, title: &str) -> Strin
             Some(card) => format!("{} · {}", cell.label, card),
             None => cell.label.to_string(),
         };
-        cards = cards.add(text(heading, (o.0 + 5.0, o.1 + 13.0), 10.0).set("fill", "#333333"));
+        labels = labels.add(haloed(text(heading, (o.0 + 5.0, o.1 + 13.0), 10.0).set("fill", "#333333")));
         if let Some(name) = &cell.name {
-            cards = cards.add(
+            labels = labels.add(haloed(
                 text(name.as_str(), (o.0 + 5.0, o.1 + H - 6.0), 9.0).set("fill", "#555555").set("font-style", "italic"),
-            );
+            ));
         }
 
         for side in Side::ALL {
@@ -276,7 +279,7 @@ pub fn board_svg(network: &Network, route: Option<&Route>, title: &str) -> Strin
             );
             if st.bonus {
                 stations = stations.add(
-                    text("+1", (p.0 + STATION_R + 1.0, p.1 - STATION_R + 2.0), 10.0)
+                    haloed(text("+1", (p.0 + STATION_R + 1.0, p.1 - STATION_R + 2.0), 10.0))
                         .set("class", "bonus")
                         .set("font-weight", "bold")
                         .set("fill", "black"),
@@ -284,7 +287,7 @@ pub fn board_svg(network: &Network, route: Option<&Route>, title: &str) -> Strin
             }
             let label = network.station_label(StationRef { cell: c, index });
             stations = stations.add(
-                text(label, (p.0, p.1 + STATION_R + 11.0), 9.0)
+                haloed(text(label, (p.0, p.1 + STATION_R + 11.0), 9.0))
                     .set("class", "station-label")
                     .set("text-anchor", "middle")
                     .set("font-weight", "bold"),
@@ -361,6 +364,7 @@ pub fn board_svg(network: &Network, route: Option<&Route>, title: &str) -> Strin
         .add(cards)
         .add(tracks)
         .add(route_group)
+        .add(labels)
         .add(outer)
         .add(stations)
         .add(badges)
@@ -381,7 +385,8 @@ fn legend(network: &Network, top: f32, max_width: f32) -> (Group, f32) {
         (Swatch::Line(ROUTE_COLOUR, 7.0, None), "route".into()),
     ];
     for (i, name) in network.companies.iter().enumerate() {
-        let fill = u8::try_from(i).map_or_else(|_| UNKNOWN_COMPANY_FILL.to_string(), |c| company_fill(network, Some(CompanyId(c))));
+        let fill = u8::try_from(i)
+            .map_or_else(|_| UNKNOWN_COMPANY_FILL.to_string(), |c| company_fill(network, Some(CompanyId(c))));
         items.push((Swatch::Station(fill, false), name.clone()));
     }
     items.push((Swatch::Station("white".into(), false), "neutral".into()));
@@ -390,7 +395,8 @@ fn legend(network: &Network, top: f32, max_width: f32) -> (Group, f32) {
     let mut group = Group::new().set("class", "legend");
     let (mut x, mut y) = (MARGIN, top + LEGEND_LINE / 2.0);
     for (swatch, label) in items {
-        let item_width = 30.0 + 6.5 * label.chars().count() as f32 + 18.0;
+        let text_left = if matches!(swatch, Swatch::Station(_, true)) { 40.0 } else { 30.0 };
+        let item_width = text_left + 6.5 * label.chars().count() as f32 + 18.0;
         if x > MARGIN && x - MARGIN + item_width > max_width {
             x = MARGIN;
             y += LEGEND_LINE;
@@ -414,11 +420,11 @@ fn legend(network: &Network, top: f32, max_width: f32) -> (Group, f32) {
                         .set("stroke-width", 1.5),
                 );
                 if bonus {
-                    group = group.add(text("+1", (x + 19.0, y - 3.0), 9.0).set("font-weight", "bold"));
+                    group = group.add(text("+1", (x + 20.0, y - 3.0), 9.0).set("font-weight", "bold"));
                 }
             }
         }
-        group = group.add(text(label, (x + 30.0, y + 4.0), 11.0).set("fill", "#222222"));
+        group = group.add(text(label, (x + text_left, y + 4.0), 11.0).set("fill", "#222222"));
         x += item_width;
     }
     (group, y - top + LEGEND_LINE / 2.0)
@@ -533,7 +539,8 @@ mod tests {
 
     #[test]
     fn the_test_route_is_a_valid_route() {
-        let task = RouteTask { company: CompanyId(0), max_cards: 3, rules: RouteRules { length: LengthRule::AllCards } };
+        let task =
+            RouteTask { company: CompanyId(0), max_cards: 3, rules: RouteRules { length: LengthRule::AllCards } };
         let score = route().check(&network(), task).expect("valid route");
         assert_eq!(score.stations.len(), 3);
     }
@@ -543,7 +550,6 @@ mod tests {
         let network = network();
         let route = route();
         let svg = board_svg(&network, Some(&route), "Test board: red bonus");
-        std::fs::write("/tmp/picscratch/out.svg", &svg).ok(); // SCRATCH
         assert_well_formed(&svg);
         assert_eq!(svg.matches("class=\"route-step\"").count(), route.steps.len());
         assert_eq!(svg.matches("class=\"route-badge\"").count(), route.stations().len());

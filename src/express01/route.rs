@@ -76,7 +76,8 @@ pub fn run(args: RouteArgs) -> anyhow::Result<()> {
         Some(s) => return Err(bad(format!("--time-limit: {s} is not a number of seconds"))),
         None => None,
     };
-    let options = SearchOptions { top: args.top as usize, time_limit, threads: args.threads, ..SearchOptions::default() };
+    let options =
+        SearchOptions { top: args.top as usize, time_limit, threads: args.threads, ..SearchOptions::default() };
 
     let network = position.network();
     let started = Instant::now();
@@ -90,7 +91,11 @@ pub fn run(args: RouteArgs) -> anyhow::Result<()> {
             .check(&network, task)
             .map_err(|e| anyhow::anyhow!("internal error: the solver's route fails the rules check: {e}"))?;
         if (score.payout, score.cards) != (solution.payout, solution.cards) {
-            anyhow::bail!("internal error: the solver scored its route {} but the engine scores it {}", solution.payout, score.payout);
+            anyhow::bail!(
+                "internal error: the solver scored its route {} but the engine scores it {}",
+                solution.payout,
+                score.payout
+            );
         }
         routes.push(Checked { solution, score });
     }
@@ -155,9 +160,14 @@ pub fn run(args: RouteArgs) -> anyhow::Result<()> {
     println!();
     let Some(best) = routes.first() else {
         if answer.proven {
-            println!("No legal route: no two stations, one of them {company}, are joined within {max_cards} cards. Payout 0.");
+            println!(
+                "No legal route: no two stations, one of them {company}, are joined within {max_cards} cards. Payout 0."
+            );
         } else {
-            println!("No route found before the time limit; no route pays more than {} (not proven).", answer.upper_bound);
+            println!(
+                "No route found before the time limit; no route pays more than {} (not proven).",
+                answer.upper_bound
+            );
         }
         return Ok(());
     };
@@ -198,7 +208,13 @@ pub fn run(args: RouteArgs) -> anyhow::Result<()> {
             if h.shares == 1 { "" } else { "s" },
             if h.black_engine { " + black engine" } else { "" }
         );
-        println!("  {:<12} turn order {}  {shares:<10} → {} card{}", h.name, h.turn_order, cards[i], if cards[i] == 1 { "" } else { "s" });
+        println!(
+            "  {:<12} turn order {}  {shares:<10} → {} card{}",
+            h.name,
+            h.turn_order,
+            cards[i],
+            if cards[i] == 1 { "" } else { "s" }
+        );
     }
     if routes.len() > 1 {
         println!();
@@ -216,7 +232,11 @@ pub fn run(args: RouteArgs) -> anyhow::Result<()> {
         println!("{table}");
     }
     println!();
-    println!("Search: {} nodes in {:.1} ms; certificate checked by the rules engine.", answer.nodes, elapsed.as_secs_f64() * 1e3);
+    println!(
+        "Search: {} nodes in {:.1} ms; certificate checked by the rules engine.",
+        answer.nodes,
+        elapsed.as_secs_f64() * 1e3
+    );
     if let Some(path) = &args.svg {
         println!("Picture: {}", path.display());
     }
@@ -235,7 +255,14 @@ fn route_line(network: &Network, score: &RouteScore) -> String {
     score
         .stations
         .iter()
-        .map(|s| position_cell_label(network, s.station.cell) + &if network.cells[s.station.cell].stations.len() > 1 { format!("/s{}", s.station.index + 1) } else { String::new() })
+        .map(|s| {
+            position_cell_label(network, s.station.cell)
+                + &if network.cells[s.station.cell].stations.len() > 1 {
+                    format!("/s{}", s.station.index + 1)
+                } else {
+                    String::new()
+                }
+        })
         .collect::<Vec<_>>()
         .join(" → ")
 }

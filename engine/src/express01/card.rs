@@ -210,11 +210,8 @@ impl Card {
     /// lying as `turned`: all tracks kept, the water tower's alignment kept, each station's
     /// company kept.
     pub fn upgrade_orientations(&self, turned: bool, next: &Card) -> Vec<bool> {
-        let companies_kept = self
-            .stations
-            .iter()
-            .enumerate()
-            .all(|(i, s)| next.stations.get(i).is_some_and(|n| n.company == s.company));
+        let companies_kept =
+            self.stations.iter().enumerate().all(|(i, s)| next.stations.get(i).is_some_and(|n| n.company == s.company));
         if !companies_kept {
             return Vec::new();
         }

@@ -382,7 +382,9 @@ pub enum ContentProblem {
     #[error("card {0}, field `tracks`: an upgrade card needs at least one track")]
     NoTracks(CardNumber),
     /// A share total that does not match the deck.
-    #[error("card {number}, field `share`: the engine says {printed} {company} shares in its deck, but the deck holds {counted}")]
+    #[error(
+        "card {number}, field `share`: the engine says {printed} {company} shares in its deck, but the deck holds {counted}"
+    )]
     ShareTotal {
         /// The card.
         number: CardNumber,
@@ -402,7 +404,9 @@ pub enum ContentProblem {
         upgrade: CardNumber,
     },
     /// An upgrade that skips or repeats a stage, or changes the kind in a way the rules forbid.
-    #[error("card {number}, field `upgrades`: {upgrade} is a {to_stage} {to_kind} card; a {from_stage} {from_kind} card is replaced by a {expected_stage} card of a kind it may become")]
+    #[error(
+        "card {number}, field `upgrades`: {upgrade} is a {to_stage} {to_kind} card; a {from_stage} {from_kind} card is replaced by a {expected_stage} card of a kind it may become"
+    )]
     UpgradeNotAllowed {
         /// The card.
         number: CardNumber,
@@ -420,7 +424,9 @@ pub enum ContentProblem {
         expected_stage: &'static str,
     },
     /// An upgrade that cannot keep the old card's tracks, water tower or station companies.
-    #[error("card {number}, field `upgrades`: {upgrade} cannot replace it in either orientation (it must keep every track, the water tower's alignment and each station's company)")]
+    #[error(
+        "card {number}, field `upgrades`: {upgrade} cannot replace it in either orientation (it must keep every track, the water tower's alignment and each station's company)"
+    )]
     UpgradeLosesTrack {
         /// The card.
         number: CardNumber,
@@ -682,7 +688,12 @@ fn check_card(
         if expected_stations == 0 {
             problems.push(ContentProblem::FieldNotAllowed { number, field: "stations", kind });
         } else {
-            problems.push(ContentProblem::StationCount { number, kind, found: stations.len(), expected: expected_stations });
+            problems.push(ContentProblem::StationCount {
+                number,
+                kind,
+                found: stations.len(),
+                expected: expected_stations,
+            });
         }
     }
     if kind.is_base() && !tracks.is_empty() {
@@ -760,7 +771,11 @@ fn check_rulebook_numbers(cards: &BTreeMap<CardNumber, Card>, problems: &mut Vec
                     });
                 }
                 if card.copies != copies {
-                    problems.push(ContentProblem::WrongCopies { number: card.number, found: card.copies, expected: copies });
+                    problems.push(ContentProblem::WrongCopies {
+                        number: card.number,
+                        found: card.copies,
+                        expected: copies,
+                    });
                 }
             }
         }
@@ -820,7 +835,12 @@ fn check_upgrades(cards: &BTreeMap<CardNumber, Card>, problems: &mut Vec<Content
     }
 }
 
-fn check_map(index: usize, ms: &MapSetup, cards: &BTreeMap<CardNumber, Card>, problems: &mut Vec<ContentProblem>) -> Option<Map> {
+fn check_map(
+    index: usize,
+    ms: &MapSetup,
+    cards: &BTreeMap<CardNumber, Card>,
+    problems: &mut Vec<ContentProblem>,
+) -> Option<Map> {
     let before = problems.len();
     let mut err = |message: String| problems.push(ContentProblem::Map { map: ms.id.clone(), message });
     let mut seen = HashSet::new();
@@ -884,10 +904,7 @@ fn check_map(index: usize, ms: &MapSetup, cards: &BTreeMap<CardNumber, Card>, pr
         }
     }
     for card in cards.values() {
-        if card.kind.is_base()
-            && card.map == Some(index)
-            && !seen.contains(&card.number)
-        {
+        if card.kind.is_base() && card.map == Some(index) && !seen.contains(&card.number) {
             err(format!("rows: base card {} belongs to this map but is not laid", card.number));
         }
     }

@@ -100,7 +100,9 @@ impl Map {
 
     /// Whether two cells touch (including across a blockade).
     pub fn touching(&self, a: usize, b: usize) -> Option<Side> {
-        Side::ALL.into_iter().find(|s| matches!(self.cells[a].beyond[s.index()], Beyond::Cell(c) | Beyond::Blockade(c) if c == b))
+        Side::ALL
+            .into_iter()
+            .find(|s| matches!(self.cells[a].beyond[s.index()], Beyond::Cell(c) | Beyond::Blockade(c) if c == b))
     }
 }
 
@@ -151,10 +153,8 @@ mod tests {
 
     #[test]
     fn brick_neighbours_face_each_other() {
-        let rows = vec![
-            (0, vec![CardNumber(1), CardNumber(2)]),
-            (-1, vec![CardNumber(3), CardNumber(4), CardNumber(5)]),
-        ];
+        let rows =
+            vec![(0, vec![CardNumber(1), CardNumber(2)]), (-1, vec![CardNumber(3), CardNumber(4), CardNumber(5)])];
         let cells = lay_rows(&rows, |_, _| Beyond::Border, &[]);
         let map = Map::new("t".into(), "t".into(), cells, vec![], vec![], vec![]);
         for (i, cell) in map.cells.iter().enumerate() {

@@ -140,11 +140,7 @@ impl Network {
     /// A station's label: `009` on a card with one station, `061/s2` on a double station.
     pub fn station_label(&self, s: StationRef) -> String {
         let cell = &self.cells[s.cell];
-        if cell.stations.len() == 1 {
-            cell.label.to_string()
-        } else {
-            format!("{}/s{}", cell.label, s.index + 1)
-        }
+        if cell.stations.len() == 1 { cell.label.to_string() } else { format!("{}/s{}", cell.label, s.index + 1) }
     }
 
     /// The company colour of a station, or `neutral`.

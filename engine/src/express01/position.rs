@@ -306,6 +306,15 @@ fn list(problems: &[PositionProblem]) -> String {
     problems.iter().map(|p| format!("  - {p}")).collect::<Vec<_>>().join("\n")
 }
 
+/// A setup that is not a legal position: the setup as given, and every problem found.
+#[derive(Clone, Debug)]
+pub struct IllegalPosition {
+    /// The setup, unchanged.
+    pub setup: PositionSetup,
+    /// Every problem.
+    pub problems: Vec<PositionProblem>,
+}
+
 // ---- the checked position ----
 
 /// A card lying on a cell.
@@ -360,10 +369,10 @@ impl<'c> Position<'c> {
     /// Reads a position from JSON text; `file` names it in messages.
     pub fn from_json(file: &str, text: &str, catalogue: &'c Catalogue) -> Result<Position<'c>, PositionError> {
         let setup: PositionSetup = parse_json(file, text)?;
-        Position::from_setup(setup, catalogue).map_err(|(setup, problems)| PositionError::Invalid {
+        Position::from_setup(setup, catalogue).map_err(|e| PositionError::Invalid {
             file: file.to_string(),
-            problems,
-            setup: Box::new(setup),
+            problems: e.problems,
+            setup: Box::new(e.setup),
         })
     }
 
@@ -376,21 +385,21 @@ impl<'c> Position<'c> {
     pub fn from_setup(
         setup: PositionSetup,
         catalogue: &'c Catalogue,
-    ) -> Result<Position<'c>, (PositionSetup, Vec<PositionProblem>)> {
+    ) -> Result<Position<'c>, Box<IllegalPosition>> {
         let mut problems = Vec::new();
         let Some((map_index, map)) = catalogue.map(&setup.map) else {
             let known = catalogue.maps.iter().map(|m| m.id.as_str()).collect::<Vec<_>>().join(", ");
             problems.push(PositionProblem::UnknownMap { map: setup.map.clone(), known });
-            return Err((setup, problems));
+            return Err(Box::new(IllegalPosition { setup, problems }));
         };
         let known_companies = catalogue.companies.join(", ");
 
         // Uses of each card, with where, for the conservation check.
         let mut uses: BTreeMap<CardNumber, Vec<String>> = BTreeMap::new();
         let card_at = |uses: &mut BTreeMap<CardNumber, Vec<String>>,
-                           place: String,
-                           n: u16,
-                           problems: &mut Vec<PositionProblem>|
+                       place: String,
+                       n: u16,
+                       problems: &mut Vec<PositionProblem>|
          -> Option<&'c Card> {
             let number = CardNumber(n);
             match catalogue.card(number) {
@@ -483,7 +492,9 @@ impl<'c> Position<'c> {
                 if let Some(card) = card_at(&mut uses, format!("player {}, shares", ps.name), n, &mut problems) {
                     match card.share {
                         Some(share) => *counted.entry(share.company).or_default() += 1,
-                        None => problems.push(PositionProblem::NotAShare { player: ps.name.clone(), card: card.number }),
+                        None => {
+                            problems.push(PositionProblem::NotAShare { player: ps.name.clone(), card: card.number })
+                        }
                     }
                     player.shares.push(card.number);
                 }
@@ -587,7 +598,8 @@ impl<'c> Position<'c> {
         }
         if setup.decks.is_some() {
             for card in catalogue.cards() {
-                let of_map = if card.kind.is_base() { card.map == Some(map_index) } else { map.kinds.contains(&card.kind) };
+                let of_map =
+                    if card.kind.is_base() { card.map == Some(map_index) } else { map.kinds.contains(&card.kind) };
                 let found = uses.get(&card.number).map_or(0, |p| p.len() as u32);
                 if of_map && found < u32::from(card.copies) {
                     problems.push(PositionProblem::CardMissing { card: card.number, found, copies: card.copies });
@@ -595,7 +607,8 @@ impl<'c> Position<'c> {
             }
         }
 
-        let position = Position { catalogue, map: map_index, board, players, black_engine, payment: setup.bonus_payment.clone() };
+        let position =
+            Position { catalogue, map: map_index, board, players, black_engine, payment: setup.bonus_payment.clone() };
         if let Some(ps) = &setup.bonus_payment {
             if let Some(company) = &ps.company
                 && catalogue.company(company).is_none()
@@ -609,7 +622,10 @@ impl<'c> Position<'c> {
             if let Some(player) = &ps.player
                 && position.player_index(player).is_none()
             {
-                problems.push(PositionProblem::UnknownPlayer { place: "bonus_payment.player".into(), name: player.clone() });
+                problems.push(PositionProblem::UnknownPlayer {
+                    place: "bonus_payment.player".into(),
+                    name: player.clone(),
+                });
             }
             if problems.is_empty()
                 && let (Some(_), Some(_)) = (&ps.company, &ps.player)
@@ -618,7 +634,7 @@ impl<'c> Position<'c> {
                 problems.push(p);
             }
         }
-        if problems.is_empty() { Ok(position) } else { Err((setup, problems)) }
+        if problems.is_empty() { Ok(position) } else { Err(Box::new(IllegalPosition { setup, problems })) }
     }
 
     /// The content this position uses.
@@ -704,8 +720,14 @@ impl<'c> Position<'c> {
     ) -> Result<Payment, PositionProblem> {
         let pending = self.payment.clone().unwrap_or_default();
         let known = self.catalogue.companies.join(", ");
-        let company_name = company.map(str::to_string).or(pending.company).ok_or(PositionProblem::PaymentIncomplete { what: "company" })?;
-        let player_name = player.map(str::to_string).or(pending.player).ok_or(PositionProblem::PaymentIncomplete { what: "player" })?;
+        let company_name = company
+            .map(str::to_string)
+            .or(pending.company)
+            .ok_or(PositionProblem::PaymentIncomplete { what: "company" })?;
+        let player_name = player
+            .map(str::to_string)
+            .or(pending.player)
+            .ok_or(PositionProblem::PaymentIncomplete { what: "player" })?;
         let company = self.catalogue.company(&company_name).ok_or_else(|| PositionProblem::UnknownCompany {
             place: "bonus payment".into(),
             company: company_name.clone(),
@@ -768,7 +790,12 @@ pub fn deck_names(kinds: &[CardKind]) -> BTreeMap<&'static str, (CardKind, Stage
 /// Whether `placement` can lie on the cell of base card `base`: the card is the base itself, or
 /// reached from it by a chain of listed upgrades, each keeping the tracks (and water tower
 /// alignment) of the card before, ending in the given orientation.
-pub fn reachable(catalogue: &Catalogue, base: CardNumber, placement: Placement, kinds: &[CardKind]) -> Result<(), String> {
+pub fn reachable(
+    catalogue: &Catalogue,
+    base: CardNumber,
+    placement: Placement,
+    kinds: &[CardKind],
+) -> Result<(), String> {
     let Some(card) = catalogue.card(placement.card) else { return Err("unknown card".into()) };
     if card.kind.is_base() {
         return if placement.card == base {

@@ -116,9 +116,10 @@ impl FromStr for Endpoint {
         match s {
             "s1" => Ok(Endpoint::Station(0)),
             "s2" => Ok(Endpoint::Station(1)),
-            _ => s.parse::<Side>().map(Endpoint::Side).map_err(|_| {
-                format!("`{s}` is not a track endpoint (expected w, nw, ne, e, se, sw, s1 or s2)")
-            }),
+            _ => s
+                .parse::<Side>()
+                .map(Endpoint::Side)
+                .map_err(|_| format!("`{s}` is not a track endpoint (expected w, nw, ne, e, se, sw, s1 or s2)")),
         }
     }
 }

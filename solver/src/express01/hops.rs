@@ -185,7 +185,7 @@ impl<'n> Walker<'n> {
 
     fn towards(&self, d: u32) -> NodeIndex {
         let (s, t) = self.network.graph.edge_endpoints(EdgeIndex::new((d / 2) as usize)).unwrap_or_default();
-        if d % 2 == 0 { t } else { s }
+        if d.is_multiple_of(2) { t } else { s }
     }
 
     fn directed(&self, e: EdgeIndex, towards: NodeIndex) -> u32 {

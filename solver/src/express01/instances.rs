@@ -46,7 +46,8 @@ impl Synthetic {
 pub fn synthetic(shape: Synthetic, seed: u64) -> Network {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let width = shape.width.max(1);
-    let slots: Vec<(usize, i32)> = (0..shape.cards).map(|i| (i / width, 2 * (i % width) as i32 - ((i / width) % 2) as i32)).collect();
+    let slots: Vec<(usize, i32)> =
+        (0..shape.cards).map(|i| (i / width, 2 * (i % width) as i32 - ((i / width) % 2) as i32)).collect();
     let at: std::collections::HashMap<(usize, i32), usize> = slots.iter().enumerate().map(|(i, &s)| (s, i)).collect();
     let companies: Vec<String> = (0..shape.companies.max(1)).map(|i| format!("c{}", i + 1)).collect();
     // Which borders a rail crosses: decided once per border, so both cards' tracks meet there.
@@ -161,7 +162,8 @@ pub fn house_position(catalogue: &Catalogue, map_id: &str, density: f64, seed: u
                 if !map.kinds.contains(&next.kind) || used.get(&u).copied().unwrap_or(0) >= next.copies {
                     continue;
                 }
-                let turns = if card.kind.is_base() { vec![false, true] } else { card.upgrade_orientations(current.1, next) };
+                let turns =
+                    if card.kind.is_base() { vec![false, true] } else { card.upgrade_orientations(current.1, next) };
                 options.extend(turns.into_iter().filter(|&o| fits(u, o)).map(|o| (u, o)));
             }
             let Some(&choice) = options.choose(&mut rng) else { break };
@@ -210,7 +212,9 @@ pub fn house_position(catalogue: &Catalogue, map_id: &str, density: f64, seed: u
     station_companies.dedup();
     let holder_of = |c: CompanyId| {
         players.iter().position(|p| {
-            p.shares.iter().any(|&n| catalogue.card(CardNumber(n)).and_then(|x| x.share).is_some_and(|s| s.company == c))
+            p.shares
+                .iter()
+                .any(|&n| catalogue.card(CardNumber(n)).and_then(|x| x.share).is_some_and(|s| s.company == c))
         })
     };
     let payable: Vec<CompanyId> = station_companies.into_iter().filter(|&c| holder_of(c).is_some()).collect();

@@ -139,14 +139,17 @@ impl<'a> Solver<'a> {
         let g = StationGraph::new(network, budget);
         let n = g.stations.len();
         let company: Vec<bool> = g.stations.iter().map(|&s| network.station(s).company == Some(task.company)).collect();
-        let dist: Vec<u16> = all_distances(&g).into_iter().map(|d| if d <= budget { d as u16 } else { u16::MAX }).collect();
+        let dist: Vec<u16> =
+            all_distances(&g).into_iter().map(|d| if d <= budget { d as u16 } else { u16::MAX }).collect();
         // A station's class: its value (1 or 2) and its weight, capped so that there are at most
         // MAX_CLASSES classes (a lower weight only loosens the bound).
         let class = |v: usize| (g.value[v], g.min_in[v].min(MAX_WEIGHT));
         let mut classes: Vec<(u32, u32)> = (0..n).filter(|&v| g.min_in[v] != u32::MAX).map(class).collect();
-        classes.sort_by(|a, b| (u64::from(b.0) * u64::from(a.1)).cmp(&(u64::from(a.0) * u64::from(b.1))).then(a.cmp(b)));
+        classes
+            .sort_by(|a, b| (u64::from(b.0) * u64::from(a.1)).cmp(&(u64::from(a.0) * u64::from(b.1))).then(a.cmp(b)));
         classes.dedup();
-        let class_of: Vec<u8> = (0..n).map(|v| classes.iter().position(|&c| c == class(v)).unwrap_or(0) as u8).collect();
+        let class_of: Vec<u8> =
+            (0..n).map(|v| classes.iter().position(|&c| c == class(v)).unwrap_or(0) as u8).collect();
         let k = classes.len();
         let span = budget as usize + 1;
         let mut counts = vec![0u16; n * span * k];
@@ -302,14 +305,15 @@ impl<'a> Solver<'a> {
             if count == 0 {
                 continue;
             }
-            if weight == 0 {
-                whole += count * value;
-            } else {
-                let take = count.min(cap / weight);
-                whole += take * value;
-                cap -= take * weight;
-                if take < count {
-                    return Some(whole + value * cap / weight);
+            match cap.checked_div(weight) {
+                None => whole += count * value, // weightless: every one fits
+                Some(fit) => {
+                    let take = count.min(fit);
+                    whole += take * value;
+                    cap -= take * weight;
+                    if take < count {
+                        return Some(whole + value * cap / weight);
+                    }
                 }
             }
             if whole >= need {
@@ -356,8 +360,10 @@ impl<'a> Solver<'a> {
                 break;
             }
         }
-        let mut found: Vec<(Vec<u32>, u32, u32, Vec<StateId>)> =
-            std::mem::take(&mut run.found).into_iter().map(|(seq, (payout, borders, path))| (seq, payout, borders, path)).collect();
+        let mut found: Vec<(Vec<u32>, u32, u32, Vec<StateId>)> = std::mem::take(&mut run.found)
+            .into_iter()
+            .map(|(seq, (payout, borders, path))| (seq, payout, borders, path))
+            .collect();
         found.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.cmp(&b.2)).then(a.0.cmp(&b.0)));
         found.truncate(self.options.top);
         let routes: Vec<RouteSolution> = found
@@ -510,7 +516,15 @@ impl<'s, 'a, S: StationSet> Run<'s, 'a, S> {
 
     /// Phase 2: whether a route from this state reaches exactly `target` payout within `budget`
     /// borders; the route found is left in `out`. `None` if time ran out.
-    fn first(&mut self, state: StateId, payout_before: u32, used: u32, target: u32, budget: u32, out: &mut Vec<StateId>) -> Option<bool> {
+    fn first(
+        &mut self,
+        state: StateId,
+        payout_before: u32,
+        used: u32,
+        target: u32,
+        budget: u32,
+        out: &mut Vec<StateId>,
+    ) -> Option<bool> {
         if self.tick() {
             return None;
         }
