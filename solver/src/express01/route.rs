@@ -31,11 +31,91 @@ use signalbox_engine::express01::route::{Route, RouteTask};
 use super::hops::{StateId, StationGraph};
 use super::station_set::StationSet;
 
-/// The largest weight the bound tells apart; heavier stations count as this heavy.
-const MAX_WEIGHT: u32 = 15;
+/// The largest weight the bounds tell apart; heavier stations count as this heavy.
+const MAX_WEIGHT: u32 = 31;
 
 /// The most station classes: two values (1, or 2 with "+1") times weights 0 to [`MAX_WEIGHT`].
 const MAX_CLASSES: usize = 2 * (MAX_WEIGHT as usize + 1);
+
+/// The class of a station that no knapsack counts.
+const UNCOUNTED: u8 = u8::MAX;
+
+/// The pair bound counts a station's second-nearest neighbour as at most this many borders away.
+const SECOND_CAP: u32 = 2;
+
+/// Stations grouped by (value, weight) for a knapsack bound, with a table of how many of each
+/// class lie within reach of each station for each number of borders left.
+struct Classes {
+    /// The classes (value, weight), by value per weight, best first.
+    classes: Vec<(u32, u32)>,
+    /// Each station's class; [`UNCOUNTED`] for stations without a weight (never in `counts`).
+    class_of: Vec<u8>,
+    /// `[(station * span + borders left) * classes + class]`: stations of the class within reach.
+    counts: Vec<u16>,
+}
+
+impl Classes {
+    /// Classes of the stations with a weight (`None`: no hop reaches the station); `dist` is the
+    /// station distance matrix clipped to the budget (`u16::MAX` beyond), `span` = budget + 1.
+    fn new(value: &[u32], weight: &[Option<u32>], dist: &[u16], span: usize) -> Classes {
+        let n = value.len();
+        let class = |v: usize| weight[v].map(|w| (value[v], w.min(MAX_WEIGHT)));
+        let mut classes: Vec<(u32, u32)> = (0..n).filter_map(class).collect();
+        classes
+            .sort_by(|a, b| (u64::from(b.0) * u64::from(a.1)).cmp(&(u64::from(a.0) * u64::from(b.1))).then(a.cmp(b)));
+        classes.dedup();
+        let class_of: Vec<u8> = (0..n)
+            .map(|v| class(v).and_then(|c| classes.iter().position(|&x| x == c)).map_or(UNCOUNTED, |k| k as u8))
+            .collect();
+        let k = classes.len();
+        let mut counts = vec![0u16; n * span * k];
+        for s in 0..n {
+            for v in (0..n).filter(|&v| v != s && weight[v].is_some()) {
+                for r in usize::from(dist[s * n + v])..span {
+                    counts[(s * span + r) * k + usize::from(class_of[v])] += 1;
+                }
+            }
+        }
+        Classes { classes, class_of, counts }
+    }
+
+    /// The fractional knapsack over the stations within reach (`at` = station * span + borders
+    /// left) less `removed`, with capacity `cap`; stops early once the value reaches `need`.
+    fn knapsack(&self, at: usize, removed: impl Iterator<Item = usize>, cap: u32, need: u32) -> u32 {
+        let k = self.classes.len();
+        let mut counts = [0u32; MAX_CLASSES];
+        for (c, &x) in counts.iter_mut().zip(&self.counts[at * k..(at + 1) * k]) {
+            *c = u32::from(x);
+        }
+        for v in removed {
+            if let Some(c) = counts.get_mut(usize::from(self.class_of[v])) {
+                *c -= 1;
+            }
+        }
+        let mut cap = cap;
+        let mut whole = 0u32;
+        for (&(value, weight), &count) in self.classes.iter().zip(&counts) {
+            if count == 0 {
+                continue;
+            }
+            match cap.checked_div(weight) {
+                None => whole += count * value, // weightless: every one fits
+                Some(fit) => {
+                    let take = count.min(fit);
+                    whole += take * value;
+                    cap -= take * weight;
+                    if take < count {
+                        return whole + value * cap / weight;
+                    }
+                }
+            }
+            if whole >= need {
+                return whole;
+            }
+        }
+        whole
+    }
+}
 
 /// Options of the search.
 #[derive(Clone, Debug)]
@@ -115,12 +195,13 @@ struct Solver<'a> {
     budget: u32,
     /// Fewest borders from station to station over the hops (`u16::MAX`: more than the budget).
     dist: Vec<u16>,
-    /// Station classes (value, weight), by value per weight, best first.
-    classes: Vec<(u32, u32)>,
-    /// Each station's class.
-    class_of: Vec<u8>,
-    /// For each station, borders left and class: the stations of the class within reach.
-    counts: Vec<u16>,
+    /// The entry bound's classes: weight = the fewest borders of a hop into the station.
+    entry: Classes,
+    /// The pair bound's classes: weight = the two nearest other stations' borders, the second
+    /// capped at [`SECOND_CAP`] (in half borders per station).
+    pair: Classes,
+    /// Each station's nearest other station, in borders.
+    nearest: Vec<u32>,
     /// For each station and borders left: the company's stations within reach.
     company_counts: Vec<u16>,
     /// For each state: its hops in the order phase 1 tries them (cheap and valuable first).
@@ -141,25 +222,21 @@ impl<'a> Solver<'a> {
         let company: Vec<bool> = g.stations.iter().map(|&s| network.station(s).company == Some(task.company)).collect();
         let dist: Vec<u16> =
             all_distances(&g).into_iter().map(|d| if d <= budget { d as u16 } else { u16::MAX }).collect();
-        // A station's class: its value (1 or 2) and its weight, capped so that there are at most
-        // MAX_CLASSES classes (a lower weight only loosens the bound).
-        let class = |v: usize| (g.value[v], g.min_in[v].min(MAX_WEIGHT));
-        let mut classes: Vec<(u32, u32)> = (0..n).filter(|&v| g.min_in[v] != u32::MAX).map(class).collect();
-        classes
-            .sort_by(|a, b| (u64::from(b.0) * u64::from(a.1)).cmp(&(u64::from(a.0) * u64::from(b.1))).then(a.cmp(b)));
-        classes.dedup();
-        let class_of: Vec<u8> =
-            (0..n).map(|v| classes.iter().position(|&c| c == class(v)).unwrap_or(0) as u8).collect();
-        let k = classes.len();
         let span = budget as usize + 1;
-        let mut counts = vec![0u16; n * span * k];
+        let min_in: Vec<Option<u32>> = g.min_in.iter().map(|&w| (w != u32::MAX).then_some(w)).collect();
+        let entry = Classes::new(&g.value, &min_in, &dist, span);
+        // The two nearest other stations of each station, by the fewest borders of a hop either way.
+        let near = nearest_two(&g);
+        let nearest: Vec<u32> = near.iter().map(|m| m[0]).collect();
+        let pair_weight: Vec<Option<u32>> = (0..n)
+            .map(|v| (min_in[v].is_some() && near[v][0] != u32::MAX).then(|| near[v][0] + near[v][1].min(SECOND_CAP)))
+            .collect();
+        let pair = Classes::new(&g.value, &pair_weight, &dist, span);
         let mut company_counts = vec![0u16; n * span];
         for s in 0..n {
-            for v in (0..n).filter(|&v| v != s && g.min_in[v] != u32::MAX) {
-                let d = dist[s * n + v];
-                for r in (d as usize)..span {
-                    counts[(s * span + r) * k + usize::from(class_of[v])] += 1;
-                    company_counts[s * span + r] += u16::from(company[v]);
+            for v in (0..n).filter(|&v| v != s && min_in[v].is_some() && company[v]) {
+                for r in usize::from(dist[s * n + v])..span {
+                    company_counts[s * span + r] += 1;
                 }
             }
         }
@@ -183,9 +260,9 @@ impl<'a> Solver<'a> {
             max_cards: task.max_cards,
             budget,
             dist,
-            classes,
-            class_of,
-            counts,
+            entry,
+            pair,
+            nearest,
             company_counts,
             greedy,
             options,
@@ -250,9 +327,10 @@ impl<'a> Solver<'a> {
         let mut run = Run::<S>::new(self, 0);
         for s in 0..self.n() {
             run.restart(s);
-            let mut path = vec![self.g.start_state(s)];
-            match run.first(self.g.start_state(s), 0, 0, payout, cards - self.start_cost, &mut path) {
-                Some(true) => return self.answer(vec![self.solution(&path)], payout, true),
+            let mut levels = Vec::new();
+            let root = [Reach { state: self.g.start_state(s), used: 0, parent: u32::MAX }];
+            match run.first(&root, 0, payout, cards - self.start_cost, &mut levels) {
+                Some(true) => return self.answer(vec![self.solution(&trace(&levels))], payout, true),
                 Some(false) => {}
                 None => break, // time ran out
             }
@@ -281,46 +359,29 @@ impl<'a> Solver<'a> {
     /// Stations are counted by class (value, weight) from a table, less the stations reached;
     /// the count stops early once it reaches `need` (the answer is then at least `need`).
     fn bound(&self, cur: usize, path: &[StateId], rem: u32, has_company: bool, need: u32) -> Option<u32> {
-        let k = self.classes.len();
         let n = self.n();
         let at = cur * (self.budget as usize + 1) + rem as usize;
-        let mut counts = [0u32; MAX_CLASSES];
-        for (c, &x) in counts.iter_mut().zip(&self.counts[at * k..(at + 1) * k]) {
-            *c = u32::from(x);
-        }
-        let mut companies = u32::from(self.company_counts[at]);
-        for &st in path {
-            let v = self.g.state_station[st as usize] as usize;
-            if v != cur && u32::from(self.dist[cur * n + v]) <= rem {
-                counts[usize::from(self.class_of[v])] -= 1;
-                companies -= u32::from(self.company[v]);
+        // The stations reached that would otherwise count: within reach, not the current one.
+        let removed = || {
+            path.iter()
+                .map(|&st| self.g.state_station[st as usize] as usize)
+                .filter(move |&v| v != cur && u32::from(self.dist[cur * n + v]) <= rem)
+        };
+        if !has_company {
+            let reached = removed().filter(|&v| self.company[v]).count() as u32;
+            if u32::from(self.company_counts[at]) == reached {
+                return None;
             }
         }
-        if !has_company && companies == 0 {
-            return None;
+        // Pair bound, in half borders: the route crosses at least half the nearest-neighbour
+        // costs of its first station, both of each middle station, one of its last station.
+        let cap = (2 * rem + SECOND_CAP).saturating_sub(self.nearest[cur].min(2 * rem + SECOND_CAP));
+        let pair = self.pair.knapsack(at, removed(), cap, need);
+        if pair < need {
+            return Some(pair);
         }
-        let mut cap = rem;
-        let mut whole = 0u32;
-        for (&(value, weight), &count) in self.classes.iter().zip(&counts) {
-            if count == 0 {
-                continue;
-            }
-            match cap.checked_div(weight) {
-                None => whole += count * value, // weightless: every one fits
-                Some(fit) => {
-                    let take = count.min(fit);
-                    whole += take * value;
-                    cap -= take * weight;
-                    if take < count {
-                        return Some(whole + value * cap / weight);
-                    }
-                }
-            }
-            if whole >= need {
-                return Some(whole);
-            }
-        }
-        Some(whole)
+        let entry = self.entry.knapsack(at, removed(), rem, need.min(pair));
+        Some(entry.min(pair))
     }
 
     fn timed_out(&self) -> bool {
@@ -385,6 +446,30 @@ impl<'a> Solver<'a> {
         let ub = if complete { best } else { starts.iter().map(|&s| self.root_bound(s)).max().unwrap_or(0).max(best) };
         self.answer(routes, ub, complete)
     }
+}
+
+/// A state a station sequence can end in, with the borders used to get there and the index of
+/// the state it came from in the previous level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Reach {
+    state: StateId,
+    used: u32,
+    parent: u32,
+}
+
+/// The states of the route found by phase 2, from its levels: the last level's cheapest state,
+/// and its parents back to the start.
+fn trace(levels: &[Vec<Reach>]) -> Vec<StateId> {
+    let mut states = Vec::with_capacity(levels.len());
+    let Some(last) = levels.last() else { return states };
+    let mut at = last.iter().enumerate().min_by_key(|(_, r)| r.used).map_or(0, |(i, _)| i);
+    for level in levels.iter().rev() {
+        let Some(r) = level.get(at) else { break };
+        states.push(r.state);
+        at = r.parent as usize;
+    }
+    states.reverse();
+    states
 }
 
 /// One thread's search from one start station.
@@ -514,52 +599,67 @@ impl<'s, 'a, S: StationSet> Run<'s, 'a, S> {
         true
     }
 
-    /// Phase 2: whether a route from this state reaches exactly `target` payout within `budget`
-    /// borders; the route found is left in `out`. `None` if time ran out.
-    fn first(
-        &mut self,
-        state: StateId,
-        payout_before: u32,
-        used: u32,
-        target: u32,
-        budget: u32,
-        out: &mut Vec<StateId>,
-    ) -> Option<bool> {
+    /// Phase 2: depth first over station sequences in station order, so the first route found
+    /// is the one whose sequence comes first. A sequence may end in several states (arrival
+    /// tracks) with different borders used; `level` holds them all, so that the sequences
+    /// continuing from any of them are tried together, in order. Whether a route reaches exactly
+    /// `target` payout within `budget` borders; on success `levels` holds the levels of the
+    /// route found (see [`trace`]). `None` if time ran out.
+    fn first(&mut self, level: &[Reach], payout_before: u32, target: u32, budget: u32, levels: &mut Vec<Vec<Reach>>) -> Option<bool> {
         if self.tick() {
             return None;
         }
         let sv = self.solver;
-        let cur = self.station(state);
+        let cur = self.station(level[0].state);
         let payout = payout_before + sv.g.value[cur];
         let has_company = self.has_company > 0;
         if self.path.len() >= 2 && has_company && payout == target {
-            out.clone_from(&self.path);
+            levels.push(level.to_vec());
             return Some(true);
         }
-        let rem = budget - used;
+        let used = level.iter().map(|r| r.used).min().unwrap_or(budget);
         let need = target.saturating_sub(payout).max(1);
-        match sv.bound(cur, &self.path, rem, has_company, need) {
+        match sv.bound(cur, &self.path, budget - used, has_company, need) {
             Some(extra) if extra >= need => {}
             _ => return Some(false),
         }
-        let key = (state, self.visited.clone());
-        if self.table.get(&key).is_some_and(|&failed| failed >= rem) {
-            return Some(false);
-        }
-        for &h in &sv.g.hops[state as usize] {
-            if h.cost > rem || self.visited.contains(h.station as usize) {
-                continue;
+        // States already known to fail with at least as many borders left are dropped.
+        let live: Vec<(usize, Reach)> = level
+            .iter()
+            .copied()
+            .enumerate()
+            .filter(|(_, r)| !self.table.get(&(r.state, self.visited.clone())).is_some_and(|&f| f >= budget - r.used))
+            .collect();
+        let mut next: Vec<(u32, Reach)> = Vec::new();
+        for &(i, r) in &live {
+            for h in &sv.g.hops[r.state as usize] {
+                if r.used + h.cost <= budget && !self.visited.contains(h.station as usize) {
+                    next.push((h.station, Reach { state: h.to, used: r.used + h.cost, parent: i as u32 }));
+                }
             }
-            self.push(h.to);
-            let r = self.first(h.to, payout, used + h.cost, target, budget, out);
+        }
+        next.sort_by_key(|(t, r)| (*t, r.state, r.used, r.parent));
+        next.dedup_by_key(|(_, r)| r.state); // the fewest borders for each state
+        levels.push(level.to_vec());
+        let mut i = 0;
+        while i < next.len() {
+            let t = next[i].0;
+            let j = next[i..].iter().position(|(x, _)| *x != t).map_or(next.len(), |k| i + k);
+            let group: Vec<Reach> = next[i..j].iter().map(|(_, r)| *r).collect();
+            self.push(group[0].state);
+            let found = self.first(&group, payout, target, budget, levels);
             self.pop();
-            if r != Some(false) {
-                return r;
+            if found != Some(false) {
+                return found;
             }
+            i = j;
         }
-        if self.table.len() < sv.options.table_limit {
-            let e = self.table.entry(key).or_insert(rem);
-            *e = (*e).max(rem);
+        levels.pop();
+        for (_, r) in live {
+            if self.table.len() < sv.options.table_limit {
+                let e = self.table.entry((r.state, self.visited.clone())).or_insert(budget - r.used);
+                *e = (*e).max(budget - r.used);
+            }
         }
         Some(false)
     }
@@ -616,6 +716,30 @@ impl<'s, 'a, S: StationSet> Run<'s, 'a, S> {
         }
         true
     }
+}
+
+/// For each station, the borders to its nearest and second-nearest other station (by the
+/// cheapest hop either way between them); `u32::MAX` where there is none.
+fn nearest_two(g: &StationGraph) -> Vec<[u32; 2]> {
+    let n = g.stations.len();
+    let mut cheapest: Vec<HashMap<u32, u32>> = vec![HashMap::default(); n];
+    for (state, hops) in g.hops.iter().enumerate() {
+        let u = g.state_station[state];
+        for h in hops {
+            for (a, b) in [(u, h.station), (h.station, u)] {
+                let e = cheapest[a as usize].entry(b).or_insert(h.cost);
+                *e = (*e).min(h.cost);
+            }
+        }
+    }
+    cheapest
+        .iter()
+        .map(|m| {
+            let mut costs: Vec<u32> = m.values().copied().collect();
+            costs.sort_unstable();
+            [costs.first().copied().unwrap_or(u32::MAX), costs.get(1).copied().unwrap_or(u32::MAX)]
+        })
+        .collect()
 }
 
 /// Fewest borders between stations over the hops, ignoring which stations were reached
