@@ -168,24 +168,65 @@ const UNSEEN: u32 = u32::MAX;
 const ROOT: u32 = u32::MAX - 1;
 
 /// Breadth-first search state over directed tracks, reused between searches. A directed track
-/// is `2 * edge + d`, `d = 0` running from the edge's source to its target.
+/// is `2 * edge + d`, `d = 0` running from the edge's source to its target. Where each directed
+/// track leads, and which directed tracks continue it, are laid out once in flat arrays.
 struct Walker<'n> {
     network: &'n Network,
+    /// The node each directed track runs towards.
+    towards: Vec<NodeIndex>,
+    /// Whether that node is a station.
+    at_station: Vec<bool>,
+    /// `next[next_start[d]..next_start[d + 1]]`: the directed tracks continuing `d` across a
+    /// card border (the other card's tracks only: no reversing).
+    next_start: Vec<u32>,
+    next: Vec<u32>,
     parent: Vec<u32>,
+    cost: Vec<u32>,
     stamp: Vec<u32>,
     round: u32,
-    queue: VecDeque<(u32, u32)>,
+    queue: VecDeque<u32>,
 }
 
 impl<'n> Walker<'n> {
     fn new(network: &'n Network) -> Self {
-        let n = 2 * network.graph.edge_count();
-        Walker { network, parent: vec![UNSEEN; n], stamp: vec![0; n], round: 0, queue: VecDeque::new() }
-    }
-
-    fn towards(&self, d: u32) -> NodeIndex {
-        let (s, t) = self.network.graph.edge_endpoints(EdgeIndex::new((d / 2) as usize)).unwrap_or_default();
-        if d.is_multiple_of(2) { t } else { s }
+        let g = &network.graph;
+        let n = 2 * g.edge_count();
+        let mut towards = Vec::with_capacity(n);
+        for e in g.edge_indices() {
+            let (s, t) = g.edge_endpoints(e).unwrap_or_default();
+            towards.push(t);
+            towards.push(s);
+        }
+        let at_station: Vec<bool> = towards.iter().map(|&v| matches!(g[v], Node::Station(_))).collect();
+        let mut next_start = Vec::with_capacity(n + 1);
+        let mut next = Vec::new();
+        for d in 0..n {
+            next_start.push(next.len() as u32);
+            let node = towards[d];
+            if let Node::Port { across: Some(_), .. } = g[node] {
+                let here = g[EdgeIndex::new(d / 2)].cell;
+                for e in g.edges(node) {
+                    if e.weight().cell != here {
+                        // Leaving `node`: forward when `node` is the edge's stored source.
+                        let forward = g.edge_endpoints(e.id()).is_some_and(|(s, _)| s == node);
+                        next.push(2 * e.id().index() as u32 + u32::from(!forward));
+                    }
+                }
+            }
+        }
+        next_start.push(next.len() as u32);
+        Walker {
+            network,
+            towards,
+            at_station,
+            next_start,
+            next,
+            parent: vec![UNSEEN; n],
+            cost: vec![0; n],
+            stamp: vec![0; n],
+            round: 0,
+            queue: VecDeque::new(),
+        }
     }
 
     fn directed(&self, e: EdgeIndex, towards: NodeIndex) -> u32 {
@@ -193,13 +234,14 @@ impl<'n> Walker<'n> {
         2 * e.index() as u32 + u32::from(!forward)
     }
 
-    fn visit(&mut self, d: u32, parent: u32) -> bool {
+    fn visit(&mut self, d: u32, parent: u32, cost: u32) -> bool {
         let i = d as usize;
         if self.stamp[i] == self.round {
             return false;
         }
         self.stamp[i] = self.round;
         self.parent[i] = parent;
+        self.cost[i] = cost;
         true
     }
 
@@ -210,32 +252,25 @@ impl<'n> Walker<'n> {
         for &e in exits {
             let Some((a, b)) = g.edge_endpoints(e) else { continue };
             let d = self.directed(e, if a == start { b } else { a });
-            if self.visit(d, ROOT) {
-                self.queue.push_back((d, 0));
+            if self.visit(d, ROOT, 0) {
+                self.queue.push_back(d);
             }
         }
         let mut arrivals = Vec::new();
-        while let Some((d, cost)) = self.queue.pop_front() {
-            let edge = EdgeIndex::new((d / 2) as usize);
-            let node = self.towards(d);
-            match g[node] {
-                Node::Station(_) => arrivals.push((Arrival { node, edge }, cost)),
-                Node::Port { across: None, .. } => {}
-                Node::Port { across: Some(_), .. } => {
-                    if cost + 1 > max_cost {
-                        continue;
-                    }
-                    let here = g[edge].cell;
-                    for next in g.edges(node) {
-                        if next.weight().cell == here {
-                            continue; // the other card's tracks only
-                        }
-                        let towards = if next.source() == node { next.target() } else { next.source() };
-                        let nd = self.directed(next.id(), towards);
-                        if self.visit(nd, d) {
-                            self.queue.push_back((nd, cost + 1));
-                        }
-                    }
+        while let Some(d) = self.queue.pop_front() {
+            let cost = self.cost[d as usize];
+            if self.at_station[d as usize] {
+                arrivals.push((Arrival { node: self.towards[d as usize], edge: EdgeIndex::new((d / 2) as usize) }, cost));
+                continue;
+            }
+            if cost + 1 > max_cost {
+                continue;
+            }
+            let (from, to) = (self.next_start[d as usize] as usize, self.next_start[d as usize + 1] as usize);
+            for k in from..to {
+                let nd = self.next[k];
+                if self.visit(nd, d, cost + 1) {
+                    self.queue.push_back(nd);
                 }
             }
         }
@@ -253,7 +288,7 @@ impl<'n> Walker<'n> {
             d = self.parent[d as usize];
         }
         chain.reverse();
-        chain.into_iter().map(|d| step(self.network, EdgeIndex::new((d / 2) as usize), self.towards(d))).collect()
+        chain.into_iter().map(|d| step(self.network, EdgeIndex::new((d / 2) as usize), self.towards[d as usize])).collect()
     }
 }
 

@@ -98,16 +98,13 @@ impl Classes {
             if count == 0 {
                 continue;
             }
-            match cap.checked_div(weight) {
-                None => whole += count * value, // weightless: every one fits
-                Some(fit) => {
-                    let take = count.min(fit);
-                    whole += take * value;
-                    cap -= take * weight;
-                    if take < count {
-                        return whole + value * cap / weight;
-                    }
-                }
+            if count * weight <= cap {
+                whole += count * value; // all of the class fits (weightless ones always do)
+                cap -= count * weight;
+            } else {
+                // `weight > 0` here. The class fills the knapsack: whole items, then a fraction.
+                let take = cap / weight;
+                return whole + take * value + value * (cap - take * weight) / weight;
             }
             if whole >= need {
                 return whole;
@@ -221,7 +218,7 @@ impl<'a> Solver<'a> {
         let n = g.stations.len();
         let company: Vec<bool> = g.stations.iter().map(|&s| network.station(s).company == Some(task.company)).collect();
         let dist: Vec<u16> =
-            all_distances(&g).into_iter().map(|d| if d <= budget { d as u16 } else { u16::MAX }).collect();
+            all_distances(&g, budget).into_iter().map(|d| if d <= budget { d as u16 } else { u16::MAX }).collect();
         let span = budget as usize + 1;
         let min_in: Vec<Option<u32>> = g.min_in.iter().map(|&w| (w != u32::MAX).then_some(w)).collect();
         let entry = Classes::new(&g.value, &min_in, &dist, span);
@@ -743,8 +740,8 @@ fn nearest_two(g: &StationGraph) -> Vec<[u32; 2]> {
 }
 
 /// Fewest borders between stations over the hops, ignoring which stations were reached
-/// (a lower bound on any route's cost between them). `u32::MAX` where unreachable.
-fn all_distances(g: &StationGraph) -> Vec<u32> {
+/// (a lower bound on any route's cost between them). `u32::MAX` where more than `budget`.
+fn all_distances(g: &StationGraph, budget: u32) -> Vec<u32> {
     let n = g.stations.len();
     // Cheapest hop from station to station, whatever the arrival track.
     let mut adj: Vec<Vec<(usize, u32)>> = vec![Vec::new(); n];
@@ -758,21 +755,24 @@ fn all_distances(g: &StationGraph) -> Vec<u32> {
             }
         }
     }
+    // Dial's algorithm: one bucket per distance up to the budget.
     let mut dist = vec![u32::MAX; n * n];
+    let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); budget as usize + 1];
     for src in 0..n {
         let row = &mut dist[src * n..(src + 1) * n];
         row[src] = 0;
-        let mut heap = BinaryHeap::new();
-        heap.push(std::cmp::Reverse((0u32, src)));
-        while let Some(std::cmp::Reverse((d, u))) = heap.pop() {
-            if d > row[u] {
-                continue;
-            }
-            for &(v, c) in &adj[u] {
-                let nd = d + c;
-                if nd < row[v] {
-                    row[v] = nd;
-                    heap.push(std::cmp::Reverse((nd, v)));
+        buckets[0].push(src);
+        for d in 0..=budget as usize {
+            while let Some(u) = buckets[d].pop() {
+                if row[u] != d as u32 {
+                    continue;
+                }
+                for &(v, c) in &adj[u] {
+                    let nd = d as u32 + c;
+                    if nd <= budget && nd < row[v] {
+                        row[v] = nd;
+                        buckets[nd as usize].push(v);
+                    }
                 }
             }
         }
