@@ -625,7 +625,7 @@ impl<'s, 'a, S: StationSet> Run<'s, 'a, S> {
             .iter()
             .copied()
             .enumerate()
-            .filter(|(_, r)| !self.table.get(&(r.state, self.visited.clone())).is_some_and(|&f| f >= budget - r.used))
+            .filter(|(_, r)| self.table.get(&(r.state, self.visited.clone())).is_none_or(|&f| f < budget - r.used))
             .collect();
         let mut next: Vec<(u32, Reach)> = Vec::new();
         for &(i, r) in &live {
