@@ -38,5 +38,11 @@ pub fn write_new(path: &Path, text: &str, force: bool) -> anyhow::Result<()> {
     if path.exists() && !force {
         return Err(bad(format!("{}: already exists; pass --force to replace it", path.display())));
     }
-    std::fs::write(path, text).map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", path.display()))
+    std::fs::write(path, text).map_err(|e| {
+        let what = match e.kind() {
+            std::io::ErrorKind::NotFound => "no such folder".to_string(),
+            _ => e.to_string(),
+        };
+        bad(format!("{}: cannot write: {what}", path.display()))
+    })
 }

@@ -52,6 +52,18 @@ pub struct SyntaxError {
     pub message: String,
 }
 
+/// The most problems a message lists one by one; the rest are counted.
+pub const LISTED_PROBLEMS: usize = 25;
+
+/// Problems as an indented bullet list, the first [`LISTED_PROBLEMS`] in full, then a count.
+pub fn bullet_list<P: fmt::Display>(problems: &[P]) -> String {
+    let mut lines: Vec<String> = problems.iter().take(LISTED_PROBLEMS).map(|p| format!("  - {p}")).collect();
+    if problems.len() > LISTED_PROBLEMS {
+        lines.push(format!("  ... and {} more problems", problems.len() - LISTED_PROBLEMS));
+    }
+    lines.join("\n")
+}
+
 /// Parses `text` as TOML into `T`, naming `file`, line and column on failure.
 pub fn parse_toml<T: serde::de::DeserializeOwned>(file: &str, text: &str) -> Result<T, SyntaxError> {
     toml::from_str(text).map_err(|e| {
@@ -63,22 +75,37 @@ pub fn parse_toml<T: serde::de::DeserializeOwned>(file: &str, text: &str) -> Res
     })
 }
 
-/// Parses `text` as JSON into `T`, naming `file`, line and column on failure.
+/// Parses `text` as JSON into `T`, naming `file`, line and column, and the field (as a path
+/// such as `players[0].turn_order`) on failure.
 pub fn parse_json<T: serde::de::DeserializeOwned>(file: &str, text: &str) -> Result<T, SyntaxError> {
-    serde_json::from_str(text).map_err(|e| {
-        let location = if e.line() == 0 {
-            Location::file(file)
-        } else {
-            Location { file: file.to_string(), line: Some(e.line()), column: Some(e.column()) }
-        };
-        let message = e.to_string();
-        // serde_json appends " at line L column C"; the location already says it.
-        let message = match message.rfind(" at line ") {
-            Some(i) => message[..i].to_string(),
-            None => message,
-        };
-        SyntaxError { location, message }
-    })
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = serde_path_to_error::deserialize::<_, T>(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        let error = e.into_inner();
+        let field = if path == "." || error.is_syntax() || error.is_eof() { None } else { Some(path) };
+        json_error(file, &error, field)
+    })?;
+    de.end().map_err(|e| json_error(file, &e, None))?;
+    Ok(value)
+}
+
+fn json_error(file: &str, e: &serde_json::Error, field: Option<String>) -> SyntaxError {
+    let location = if e.line() == 0 {
+        Location::file(file)
+    } else {
+        Location { file: file.to_string(), line: Some(e.line()), column: Some(e.column().max(1)) }
+    };
+    let message = e.to_string();
+    // serde_json appends " at line L column C"; the location already says it.
+    let message = match message.rfind(" at line ") {
+        Some(i) => message[..i].to_string(),
+        None => message,
+    };
+    let message = match field {
+        Some(path) => format!("field `{path}`: {message}"),
+        None => message,
+    };
+    SyntaxError { location, message }
 }
 
 #[cfg(test)]
@@ -98,6 +125,26 @@ mod tests {
         let err = parse_json::<serde_json::Value>("p.json", "{\n  \"a\": ,\n}").unwrap_err();
         assert_eq!(err.location.line, Some(2));
         assert!(err.to_string().starts_with("p.json:2:"), "{err}");
+    }
+
+    #[test]
+    fn json_errors_name_the_field() {
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct P {
+            players: Vec<Q>,
+        }
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Q {
+            turn_order: u8,
+        }
+        let err = parse_json::<P>("p.json", "{\"players\": [{\"turn_order\": \"x\"}]}").unwrap_err();
+        assert!(err.message.contains("players[0].turn_order"), "{err}");
+        let err = parse_json::<P>("p.json", "").unwrap_err();
+        assert_eq!(err.location.column, Some(1), "{err}");
+        let err = parse_json::<P>("p.json", "{\"players\": []} x").unwrap_err();
+        assert!(err.message.contains("trailing"), "{err}");
     }
 
     #[test]

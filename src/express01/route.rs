@@ -38,7 +38,7 @@ pub struct RouteArgs {
     #[arg(long, value_enum, default_value_t = LengthArg::AllCards)]
     length_rule: LengthArg,
     /// Stop after S seconds and print the best route found with an upper bound, marked not proven.
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
     time_limit: Option<f64>,
     /// Worker threads (default: one per core). The answer does not depend on it.
     #[arg(long, value_name = "T")]
@@ -72,9 +72,14 @@ pub fn run(args: RouteArgs) -> anyhow::Result<()> {
     let rules = RouteRules { length: args.length_rule.into() };
     let task = RouteTask { company: payment.company, max_cards, rules };
     let time_limit = match args.time_limit {
-        Some(s) if s.is_finite() && s >= 0.0 => Some(Duration::from_secs_f64(s)),
-        Some(s) => return Err(bad(format!("--time-limit: {s} is not a number of seconds"))),
         None => None,
+        Some(s) if s.is_nan() || s < 0.0 => {
+            return Err(bad(format!("--time-limit: {s} seconds; give zero or more seconds")));
+        }
+        Some(s) => match Duration::try_from_secs_f64(s) {
+            Ok(d) => Some(d),
+            Err(_) => return Err(bad(format!("--time-limit: {s:?} seconds is too long; leave it out for no limit"))),
+        },
     };
     let options =
         SearchOptions { top: args.top as usize, time_limit, threads: args.threads, ..SearchOptions::default() };

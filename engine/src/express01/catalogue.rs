@@ -460,7 +460,7 @@ pub enum ContentError {
 }
 
 fn list(problems: &[ContentProblem]) -> String {
-    problems.iter().map(|p| format!("  - {p}")).collect::<Vec<_>>().join("\n")
+    crate::source::bullet_list(problems)
 }
 
 // ---- the checked catalogue ----

@@ -10,7 +10,7 @@ use super::card::{Card, CardKind, CardNumber, CompanyId, Stage};
 use super::catalogue::Catalogue;
 use super::network::{NetCell, Network};
 use super::payout::Holder;
-use crate::source::{SyntaxError, parse_json};
+use crate::source::{Location, SyntaxError, parse_json};
 
 /// The embedded sample position: a built Germany network with a pending bonus payment.
 pub const SAMPLE_POSITION_JSON: &str = include_str!("../../data/express01/sample-position.json");
@@ -303,7 +303,7 @@ pub enum PositionError {
 }
 
 fn list(problems: &[PositionProblem]) -> String {
-    problems.iter().map(|p| format!("  - {p}")).collect::<Vec<_>>().join("\n")
+    crate::source::bullet_list(problems)
 }
 
 /// A setup that is not a legal position: the setup as given, and every problem found.
@@ -368,6 +368,9 @@ pub struct Position<'c> {
 impl<'c> Position<'c> {
     /// Reads a position from JSON text; `file` names it in messages.
     pub fn from_json(file: &str, text: &str, catalogue: &'c Catalogue) -> Result<Position<'c>, PositionError> {
+        // JSON arrays would also fill a record field by field; the format asks for objects.
+        let value: serde_json::Value = parse_json(file, text)?;
+        objects_where_expected(&value).map_err(|message| SyntaxError { location: Location::file(file), message })?;
         let setup: PositionSetup = parse_json(file, text)?;
         Position::from_setup(setup, catalogue).map_err(|e| PositionError::Invalid {
             file: file.to_string(),
@@ -382,10 +385,7 @@ impl<'c> Position<'c> {
     }
 
     /// Checks a setup; on failure returns it with every problem found.
-    pub fn from_setup(
-        setup: PositionSetup,
-        catalogue: &'c Catalogue,
-    ) -> Result<Position<'c>, Box<IllegalPosition>> {
+    pub fn from_setup(setup: PositionSetup, catalogue: &'c Catalogue) -> Result<Position<'c>, Box<IllegalPosition>> {
         let mut problems = Vec::new();
         let Some((map_index, map)) = catalogue.map(&setup.map) else {
             let known = catalogue.maps.iter().map(|m| m.id.as_str()).collect::<Vec<_>>().join(", ");
@@ -596,7 +596,8 @@ impl<'c> Position<'c> {
                 });
             }
         }
-        if setup.decks.is_some() {
+        let decks_known = setup.decks.as_ref().is_some_and(|d| d.keys().all(|k| deck_names.contains_key(k.as_str())));
+        if decks_known {
             for card in catalogue.cards() {
                 let of_map =
                     if card.kind.is_base() { card.map == Some(map_index) } else { map.kinds.contains(&card.kind) };
@@ -762,6 +763,43 @@ impl<'c> Position<'c> {
                 black_engine: payment.use_black_engine && i == payment.player,
             })
             .collect()
+    }
+}
+
+/// Checks that the records of a position are JSON objects, not arrays.
+fn objects_where_expected(value: &serde_json::Value) -> Result<(), String> {
+    use serde_json::Value;
+    let object = |v: &Value, at: &str| match v {
+        Value::Object(_) => Ok(()),
+        other => Err(format!("field `{at}`: expected an object {{...}}, found {}", kind_of(other))),
+    };
+    object(value, ".")?;
+    for list in ["board", "players"] {
+        if let Some(Value::Array(items)) = value.get(list) {
+            for (i, item) in items.iter().enumerate() {
+                object(item, &format!("{list}[{i}]"))?;
+                if let Some(counts) = item.get("share_counts").filter(|c| !c.is_null()) {
+                    object(counts, &format!("{list}[{i}].share_counts"))?;
+                }
+            }
+        }
+    }
+    for field in ["bonus_payment", "decks"] {
+        if let Some(v) = value.get(field).filter(|v| !v.is_null()) {
+            object(v, field)?;
+        }
+    }
+    Ok(())
+}
+
+fn kind_of(v: &serde_json::Value) -> &'static str {
+    match v {
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Null => "null",
+        serde_json::Value::Object(_) => "an object",
     }
 }
 

@@ -260,7 +260,8 @@ impl<'n> Walker<'n> {
         while let Some(d) = self.queue.pop_front() {
             let cost = self.cost[d as usize];
             if self.at_station[d as usize] {
-                arrivals.push((Arrival { node: self.towards[d as usize], edge: EdgeIndex::new((d / 2) as usize) }, cost));
+                arrivals
+                    .push((Arrival { node: self.towards[d as usize], edge: EdgeIndex::new((d / 2) as usize) }, cost));
                 continue;
             }
             if cost + 1 > max_cost {
@@ -288,7 +289,10 @@ impl<'n> Walker<'n> {
             d = self.parent[d as usize];
         }
         chain.reverse();
-        chain.into_iter().map(|d| step(self.network, EdgeIndex::new((d / 2) as usize), self.towards[d as usize])).collect()
+        chain
+            .into_iter()
+            .map(|d| step(self.network, EdgeIndex::new((d / 2) as usize), self.towards[d as usize]))
+            .collect()
     }
 }
 

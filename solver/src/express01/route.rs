@@ -216,6 +216,15 @@ impl<'a> Solver<'a> {
         let budget = task.max_cards.saturating_sub(start_cost);
         let g = StationGraph::new(network, budget);
         let n = g.stations.len();
+        // No route crosses more borders than the dearest hop into each station, summed: a
+        // larger budget changes nothing, so the tables are sized by the smaller.
+        let mut dearest = vec![0u64; n];
+        for hops in &g.hops {
+            for h in hops {
+                dearest[h.station as usize] = dearest[h.station as usize].max(u64::from(h.cost));
+            }
+        }
+        let budget = budget.min(u32::try_from(dearest.iter().sum::<u64>()).unwrap_or(u32::MAX));
         let company: Vec<bool> = g.stations.iter().map(|&s| network.station(s).company == Some(task.company)).collect();
         let dist: Vec<u16> =
             all_distances(&g, budget).into_iter().map(|d| if d <= budget { d as u16 } else { u16::MAX }).collect();
@@ -602,7 +611,14 @@ impl<'s, 'a, S: StationSet> Run<'s, 'a, S> {
     /// continuing from any of them are tried together, in order. Whether a route reaches exactly
     /// `target` payout within `budget` borders; on success `levels` holds the levels of the
     /// route found (see [`trace`]). `None` if time ran out.
-    fn first(&mut self, level: &[Reach], payout_before: u32, target: u32, budget: u32, levels: &mut Vec<Vec<Reach>>) -> Option<bool> {
+    fn first(
+        &mut self,
+        level: &[Reach],
+        payout_before: u32,
+        target: u32,
+        budget: u32,
+        levels: &mut Vec<Vec<Reach>>,
+    ) -> Option<bool> {
         if self.tick() {
             return None;
         }
