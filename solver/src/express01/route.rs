@@ -336,11 +336,15 @@ impl<'a> Solver<'a> {
             let mut levels = Vec::new();
             let root = [Reach { state: self.g.start_state(s), used: 0, parent: u32::MAX }];
             match run.first(&root, 0, payout, cards - self.start_cost, &mut levels) {
-                Some(true) => return self.answer(vec![self.solution(&trace(&levels))], payout, true),
+                Some(true) => {
+                    drop(run); // counts its nodes
+                    return self.answer(vec![self.solution(&trace(&levels))], payout, true);
+                }
                 Some(false) => {}
                 None => break, // time ran out
             }
         }
+        drop(run);
         // Time ran out in phase 2: any route with the best key will do, labelled not proven.
         let path = results.iter().filter(|r| r.1 == best_key).map(|r| r.2.clone()).next().unwrap_or_default();
         self.answer(vec![self.solution(&path)], payout, false)
@@ -431,6 +435,7 @@ impl<'a> Solver<'a> {
             .into_iter()
             .map(|(seq, (payout, borders, path))| (seq, payout, borders, path))
             .collect();
+        drop(run); // counts its nodes
         found.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.cmp(&b.2)).then(a.0.cmp(&b.0)));
         found.truncate(self.options.top);
         let routes: Vec<RouteSolution> = found
