@@ -10,6 +10,7 @@ use std::collections::VecDeque;
 
 use petgraph::graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
+use rayon::prelude::*;
 use signalbox_engine::express01::network::{Network, Node, StationRef};
 use signalbox_engine::express01::route::{Route, Step};
 
@@ -72,43 +73,43 @@ impl StationGraph {
             state_station.extend(std::iter::repeat_n(i as u32, ex.len() + 1));
         }
         // Per station and exit track: the fewest borders to each (station, arrival track).
-        let mut walker = Walker::new(network);
         let per_exit: Vec<Vec<Vec<(u32, usize, u32)>>> = (0..stations.len())
-            .map(|i| {
-                exits[i]
-                    .iter()
-                    .map(|&e| {
-                        let mut arrivals = Vec::new();
-                        for (arrival, cost) in walker.search(nodes[i], &[e], max_cost) {
-                            let Some(t) = station_of_node(arrival.node) else { continue };
-                            if t == i {
-                                continue;
+            .into_par_iter()
+            .map_init(
+                || Walker::new(network),
+                |walker, i| {
+                    exits[i]
+                        .iter()
+                        .map(|&e| {
+                            let mut arrivals = Vec::new();
+                            for (arrival, cost) in walker.search(nodes[i], &[e], max_cost) {
+                                let Some(t) = station_of_node(arrival.node) else { continue };
+                                if t == i {
+                                    continue;
+                                }
+                                let slot = exits[t].binary_search(&arrival.edge).unwrap_or(0);
+                                arrivals.push((t as u32, slot, cost));
                             }
-                            let slot = exits[t].binary_search(&arrival.edge).unwrap_or(0);
-                            arrivals.push((t as u32, slot, cost));
-                        }
-                        arrivals
-                    })
-                    .collect()
-            })
+                            arrivals
+                        })
+                        .collect()
+                },
+            )
             .collect();
         let mut hops = vec![Vec::new(); state_station.len()];
         for i in 0..stations.len() {
             for entry in 0..=exits[i].len() {
-                let mut best: Vec<Hop> = Vec::new();
-                for (x, arrivals) in per_exit[i].iter().enumerate() {
-                    if x == entry {
-                        continue; // no leaving by the arrival track
-                    }
-                    for &(t, slot, cost) in arrivals {
-                        let to = first_state[t as usize] + slot as StateId;
-                        match best.iter_mut().find(|h| h.to == to) {
-                            Some(h) => h.cost = h.cost.min(cost),
-                            None => best.push(Hop { to, station: t, cost }),
-                        }
-                    }
-                }
-                best.sort_by_key(|h| (h.station, h.cost, h.to));
+                // Leaving by any track but the arrival one; the fewest borders to each state.
+                let mut best: Vec<Hop> = per_exit[i]
+                    .iter()
+                    .enumerate()
+                    .filter(|&(x, _)| x != entry)
+                    .flat_map(|(_, arrivals)| arrivals)
+                    .map(|&(t, slot, cost)| Hop { to: first_state[t as usize] + slot as StateId, station: t, cost })
+                    .collect();
+                best.sort_unstable_by_key(|h| (h.to, h.cost));
+                best.dedup_by_key(|h| h.to);
+                best.sort_unstable_by_key(|h| (h.station, h.cost, h.to));
                 hops[(first_state[i] as usize) + entry] = best;
             }
         }

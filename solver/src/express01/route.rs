@@ -41,7 +41,7 @@ const MAX_CLASSES: usize = 2 * (MAX_WEIGHT as usize + 1);
 const UNCOUNTED: u8 = u8::MAX;
 
 /// The pair bound counts a station's second-nearest neighbour as at most this many borders away.
-const SECOND_CAP: u32 = 2;
+const SECOND_CAP: u32 = 3;
 
 /// Stations grouped by (value, weight) for a knapsack bound, with a table of how many of each
 /// class lie within reach of each station for each number of borders left.
@@ -69,32 +69,38 @@ impl Classes {
             .collect();
         let k = classes.len();
         let mut counts = vec![0u16; n * span * k];
-        for s in 0..n {
+        counts.par_chunks_mut((span * k).max(1)).enumerate().for_each(|(s, rows)| {
+            // Stations first reached at each distance, then summed over the distances.
             for v in (0..n).filter(|&v| v != s && weight[v].is_some()) {
-                for r in usize::from(dist[s * n + v])..span {
-                    counts[(s * span + r) * k + usize::from(class_of[v])] += 1;
+                let d = usize::from(dist[s * n + v]);
+                if d < span {
+                    rows[d * k + usize::from(class_of[v])] += 1;
                 }
             }
-        }
+            for r in 1..span {
+                for c in 0..k {
+                    rows[r * k + c] += rows[(r - 1) * k + c];
+                }
+            }
+        });
         Classes { classes, class_of, counts }
     }
 
     /// The fractional knapsack over the stations within reach (`at` = station * span + borders
     /// left) less `removed`, with capacity `cap`; stops early once the value reaches `need`.
-    fn knapsack(&self, at: usize, removed: impl Iterator<Item = usize>, cap: u32, need: u32) -> u32 {
+    fn knapsack(&self, at: usize, removed: &[u32], cap: u32, need: u32) -> u32 {
         let k = self.classes.len();
-        let mut counts = [0u32; MAX_CLASSES];
-        for (c, &x) in counts.iter_mut().zip(&self.counts[at * k..(at + 1) * k]) {
-            *c = u32::from(x);
-        }
-        for v in removed {
-            if let Some(c) = counts.get_mut(usize::from(self.class_of[v])) {
-                *c -= 1;
+        let table = &self.counts[at * k..(at + 1) * k];
+        let mut minus = [0u16; MAX_CLASSES];
+        for &v in removed {
+            if let Some(m) = minus.get_mut(usize::from(self.class_of[v as usize])) {
+                *m += 1;
             }
         }
         let mut cap = cap;
         let mut whole = 0u32;
-        for (&(value, weight), &count) in self.classes.iter().zip(&counts) {
+        for ((&(value, weight), &have), &gone) in self.classes.iter().zip(table).zip(&minus) {
+            let count = u32::from(have - gone);
             if count == 0 {
                 continue;
             }
@@ -239,11 +245,15 @@ impl<'a> Solver<'a> {
             .collect();
         let pair = Classes::new(&g.value, &pair_weight, &dist, span);
         let mut company_counts = vec![0u16; n * span];
-        for s in 0..n {
+        for (s, rows) in company_counts.chunks_mut(span).enumerate() {
             for v in (0..n).filter(|&v| v != s && min_in[v].is_some() && company[v]) {
-                for r in usize::from(dist[s * n + v])..span {
-                    company_counts[s * span + r] += 1;
+                let d = usize::from(dist[s * n + v]);
+                if d < span {
+                    rows[d] += 1;
                 }
+            }
+            for r in 1..span {
+                rows[r] += rows[r - 1];
             }
         }
         let greedy = g
@@ -329,9 +339,11 @@ impl<'a> Solver<'a> {
             let ub = self.open_bound(&starts, &results).max(payout);
             return self.answer(vec![self.solution(&path)], ub, false);
         }
-        // Phase 2: the first route in station order reaching (payout, cards).
+        // Phase 2: the first route in station order reaching (payout, cards). It starts at the
+        // first station from which phase 1 reached the best: no earlier one can.
+        let first_start = starts.iter().zip(&results).filter(|(_, r)| r.1 == best_key).map(|(&s, _)| s).min();
         let mut run = Run::<S>::new(self, 0);
-        for s in 0..self.n() {
+        for s in first_start.unwrap_or(0)..self.n() {
             run.restart(s);
             let mut levels = Vec::new();
             let root = [Reach { state: self.g.start_state(s), used: 0, parent: u32::MAX }];
@@ -372,13 +384,28 @@ impl<'a> Solver<'a> {
         let n = self.n();
         let at = cur * (self.budget as usize + 1) + rem as usize;
         // The stations reached that would otherwise count: within reach, not the current one.
-        let removed = || {
-            path.iter()
-                .map(|&st| self.g.state_station[st as usize] as usize)
-                .filter(move |&v| v != cur && u32::from(self.dist[cur * n + v]) <= rem)
+        let mut buffer = [0u32; 32];
+        let mut spill = Vec::new();
+        let mut len = 0;
+        for &st in path {
+            let v = self.g.state_station[st as usize];
+            if v as usize != cur && u32::from(self.dist[cur * n + v as usize]) <= rem {
+                if len < buffer.len() {
+                    buffer[len] = v;
+                    len += 1;
+                } else {
+                    spill.push(v);
+                }
+            }
+        }
+        let removed: &[u32] = if spill.is_empty() {
+            &buffer[..len]
+        } else {
+            spill.extend_from_slice(&buffer);
+            &spill
         };
         if !has_company {
-            let reached = removed().filter(|&v| self.company[v]).count() as u32;
+            let reached = removed.iter().filter(|&&v| self.company[v as usize]).count() as u32;
             if u32::from(self.company_counts[at]) == reached {
                 return None;
             }
@@ -386,11 +413,11 @@ impl<'a> Solver<'a> {
         // Pair bound, in half borders: the route crosses at least half the nearest-neighbour
         // costs of its first station, both of each middle station, one of its last station.
         let cap = (2 * rem + SECOND_CAP).saturating_sub(self.nearest[cur].min(2 * rem + SECOND_CAP));
-        let pair = self.pair.knapsack(at, removed(), cap, need);
+        let pair = self.pair.knapsack(at, removed, cap, need);
         if pair < need {
             return Some(pair);
         }
-        let entry = self.entry.knapsack(at, removed(), rem, need.min(pair));
+        let entry = self.entry.knapsack(at, removed, rem, need.min(pair));
         Some(entry.min(pair))
     }
 
@@ -576,7 +603,9 @@ impl<'s, 'a, S: StationSet> Run<'s, 'a, S> {
         let rem = sv.budget - used;
         // Go on only if some extension could beat the best: pay more, or as much on fewer cards.
         let (best_payout, best_cards) = unpack(sv.best.load(Ordering::Relaxed));
-        let need = (best_payout + u32::from(cards >= best_cards)).saturating_sub(payout).max(1);
+        // Ties are explored too, so that every start station of a best route finds one: phase 2
+        // then starts from the first of them.
+        let need = (best_payout + u32::from(cards > best_cards)).saturating_sub(payout).max(1);
         match sv.bound(cur, &self.path, rem, has_company, need) {
             Some(extra) if extra >= need => {}
             _ => return true,
