@@ -31,6 +31,8 @@ pub struct Hop {
 /// The stations of a network and the hops between them.
 #[derive(Clone, Debug)]
 pub struct StationGraph {
+    /// The directed tracks, for walks between stations.
+    pub rails: Rails,
     /// The stations in order (cell order, then `s1` before `s2`).
     pub stations: Vec<StationRef>,
     /// Each station's graph node.
@@ -73,10 +75,11 @@ impl StationGraph {
             state_station.extend(std::iter::repeat_n(i as u32, ex.len() + 1));
         }
         // Per station and exit track: the fewest borders to each (station, arrival track).
+        let rails = Rails::new(network);
         let per_exit: Vec<Vec<Vec<(u32, usize, u32)>>> = (0..stations.len())
             .into_par_iter()
             .map_init(
-                || Walker::new(network),
+                || Walker::new(network, &rails),
                 |walker, i| {
                     exits[i]
                         .iter()
@@ -121,7 +124,7 @@ impl StationGraph {
                 *m = (*m).min(h.cost);
             }
         }
-        StationGraph { stations, nodes, exits, first_state, state_station, hops, value, min_in }
+        StationGraph { stations, nodes, exits, first_state, state_station, hops, value, min_in, rails }
     }
 
     /// The start state of a station.
@@ -133,7 +136,7 @@ impl StationGraph {
     /// certificate: the tracks the train runs, taking for each hop the fewest borders, the
     /// first found in graph order.
     pub fn certificate(&self, network: &Network, states: &[StateId]) -> Route {
-        let mut walker = Walker::new(network);
+        let mut walker = Walker::new(network, &self.rails);
         let mut steps = Vec::new();
         for pair in states.windows(2) {
             let (from, to) = (pair[0], pair[1]);
@@ -162,17 +165,17 @@ pub struct Arrival {
 /// reached without passing another station, with the fewest card borders crossed, up to
 /// `max_cost`. At a border the walk continues on the other card's tracks only (no reversing).
 pub fn walk_from(network: &Network, start: NodeIndex, exits: &[EdgeIndex], max_cost: u32) -> Vec<(Arrival, u32)> {
-    Walker::new(network).search(start, exits, max_cost)
+    Walker::new(network, &Rails::new(network)).search(start, exits, max_cost)
 }
 
 const UNSEEN: u32 = u32::MAX;
 const ROOT: u32 = u32::MAX - 1;
 
-/// Breadth-first search state over directed tracks, reused between searches. A directed track
-/// is `2 * edge + d`, `d = 0` running from the edge's source to its target. Where each directed
-/// track leads, and which directed tracks continue it, are laid out once in flat arrays.
-struct Walker<'n> {
-    network: &'n Network,
+/// Where each directed track leads, and which directed tracks continue it, laid out once in
+/// flat arrays. A directed track is `2 * edge + d`, `d = 0` running from the edge's source to
+/// its target.
+#[derive(Clone, Debug)]
+pub struct Rails {
     /// The node each directed track runs towards.
     towards: Vec<NodeIndex>,
     /// Whether that node is a station.
@@ -181,15 +184,11 @@ struct Walker<'n> {
     /// card border (the other card's tracks only: no reversing).
     next_start: Vec<u32>,
     next: Vec<u32>,
-    parent: Vec<u32>,
-    cost: Vec<u32>,
-    stamp: Vec<u32>,
-    round: u32,
-    queue: VecDeque<u32>,
 }
 
-impl<'n> Walker<'n> {
-    fn new(network: &'n Network) -> Self {
+impl Rails {
+    /// Lays out the directed tracks of a network.
+    pub fn new(network: &Network) -> Rails {
         let g = &network.graph;
         let n = 2 * g.edge_count();
         let mut towards = Vec::with_capacity(n);
@@ -201,9 +200,8 @@ impl<'n> Walker<'n> {
         let at_station: Vec<bool> = towards.iter().map(|&v| matches!(g[v], Node::Station(_))).collect();
         let mut next_start = Vec::with_capacity(n + 1);
         let mut next = Vec::new();
-        for d in 0..n {
+        for (d, &node) in towards.iter().enumerate() {
             next_start.push(next.len() as u32);
-            let node = towards[d];
             if let Node::Port { across: Some(_), .. } = g[node] {
                 let here = g[EdgeIndex::new(d / 2)].cell;
                 for e in g.edges(node) {
@@ -216,12 +214,27 @@ impl<'n> Walker<'n> {
             }
         }
         next_start.push(next.len() as u32);
+        Rails { towards, at_station, next_start, next }
+    }
+}
+
+/// Breadth-first search state over directed tracks, reused between searches.
+struct Walker<'n> {
+    network: &'n Network,
+    rails: &'n Rails,
+    parent: Vec<u32>,
+    cost: Vec<u32>,
+    stamp: Vec<u32>,
+    round: u32,
+    queue: VecDeque<u32>,
+}
+
+impl<'n> Walker<'n> {
+    fn new(network: &'n Network, rails: &'n Rails) -> Self {
+        let n = rails.towards.len();
         Walker {
             network,
-            towards,
-            at_station,
-            next_start,
-            next,
+            rails,
             parent: vec![UNSEEN; n],
             cost: vec![0; n],
             stamp: vec![0; n],
@@ -260,17 +273,17 @@ impl<'n> Walker<'n> {
         let mut arrivals = Vec::new();
         while let Some(d) = self.queue.pop_front() {
             let cost = self.cost[d as usize];
-            if self.at_station[d as usize] {
+            if self.rails.at_station[d as usize] {
                 arrivals
-                    .push((Arrival { node: self.towards[d as usize], edge: EdgeIndex::new((d / 2) as usize) }, cost));
+                    .push((Arrival { node: self.rails.towards[d as usize], edge: EdgeIndex::new((d / 2) as usize) }, cost));
                 continue;
             }
             if cost + 1 > max_cost {
                 continue;
             }
-            let (from, to) = (self.next_start[d as usize] as usize, self.next_start[d as usize + 1] as usize);
-            for k in from..to {
-                let nd = self.next[k];
+            let rails = self.rails;
+            let (from, to) = (rails.next_start[d as usize] as usize, rails.next_start[d as usize + 1] as usize);
+            for &nd in &rails.next[from..to] {
                 if self.visit(nd, d, cost + 1) {
                     self.queue.push_back(nd);
                 }
@@ -292,7 +305,7 @@ impl<'n> Walker<'n> {
         chain.reverse();
         chain
             .into_iter()
-            .map(|d| step(self.network, EdgeIndex::new((d / 2) as usize), self.towards[d as usize]))
+            .map(|d| step(self.network, EdgeIndex::new((d / 2) as usize), self.rails.towards[d as usize]))
             .collect()
     }
 }
