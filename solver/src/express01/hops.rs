@@ -274,8 +274,10 @@ impl<'n> Walker<'n> {
         while let Some(d) = self.queue.pop_front() {
             let cost = self.cost[d as usize];
             if self.rails.at_station[d as usize] {
-                arrivals
-                    .push((Arrival { node: self.rails.towards[d as usize], edge: EdgeIndex::new((d / 2) as usize) }, cost));
+                arrivals.push((
+                    Arrival { node: self.rails.towards[d as usize], edge: EdgeIndex::new((d / 2) as usize) },
+                    cost,
+                ));
                 continue;
             }
             if cost + 1 > max_cost {
