@@ -17,8 +17,9 @@ impl fmt::Display for CardNumber {
 }
 
 /// The upgrade stage of a card. Upgrades go one stage at a time: base, yellow (1st), red (2nd),
-/// blue (3rd) ("Expand the Network": "You may not skip a stage").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// blue (3rd) ("Expand the Network": "You may not skip a stage"). Written in lower case in files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Stage {
     /// A base card of the game board.
     Base,
@@ -50,15 +51,12 @@ impl Stage {
             Stage::Blue => "blue",
         }
     }
-
-    /// Parses a stage name.
-    pub fn parse(s: &str) -> Option<Stage> {
-        [Stage::Base, Stage::Yellow, Stage::Red, Stage::Blue].into_iter().find(|st| st.name() == s)
-    }
 }
 
-/// What a card is ("Components", "Cards Explanation").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// What a card is ("Components", "Cards Explanation"). Written in kebab case in files
+/// (`base-route`, `terminal`, ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum CardKind {
     /// A base card of the board that becomes a route card.
     BaseRoute,
@@ -77,17 +75,6 @@ pub enum CardKind {
 }
 
 impl CardKind {
-    /// All kinds, in the order of the file format's names.
-    pub const ALL: [CardKind; 7] = [
-        CardKind::BaseRoute,
-        CardKind::BaseStation,
-        CardKind::Route,
-        CardKind::Terminal,
-        CardKind::Through,
-        CardKind::Central,
-        CardKind::Double,
-    ];
-
     /// The name used in files.
     pub fn name(self) -> &'static str {
         match self {
@@ -99,11 +86,6 @@ impl CardKind {
             CardKind::Central => "central",
             CardKind::Double => "double",
         }
-    }
-
-    /// Parses a kind name.
-    pub fn parse(s: &str) -> Option<CardKind> {
-        CardKind::ALL.into_iter().find(|k| k.name() == s)
     }
 
     /// Whether this is a base card of the board.

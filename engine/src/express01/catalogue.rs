@@ -61,7 +61,7 @@ pub struct MapSetup {
     /// Rows from north to south.
     pub rows: Vec<RowSetup>,
     /// The upgrade kinds played here.
-    pub kinds: Vec<KindName>,
+    pub kinds: Vec<CardKind>,
     /// Base cards allowed for the first build.
     #[serde(default)]
     pub first_build: Vec<u16>,
@@ -107,85 +107,9 @@ pub struct EdgeSetup {
     /// The cell (base card number).
     pub cell: u16,
     /// Its outer sides named here.
-    pub sides: Vec<SideName>,
+    pub sides: Vec<Side>,
     /// What lies beyond them.
     pub kind: EdgeKind,
-}
-
-/// A side name as written (`w`, `nw`, ...).
-#[derive(Clone, Copy, Debug, Deserialize)]
-#[serde(rename_all = "lowercase")]
-#[allow(missing_docs)]
-pub enum SideName {
-    W,
-    Nw,
-    Ne,
-    E,
-    Se,
-    Sw,
-}
-
-impl From<SideName> for Side {
-    fn from(s: SideName) -> Side {
-        match s {
-            SideName::W => Side::W,
-            SideName::Nw => Side::Nw,
-            SideName::Ne => Side::Ne,
-            SideName::E => Side::E,
-            SideName::Se => Side::Se,
-            SideName::Sw => Side::Sw,
-        }
-    }
-}
-
-/// A card kind name as written.
-#[derive(Clone, Copy, Debug, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-#[allow(missing_docs)]
-pub enum KindName {
-    BaseRoute,
-    BaseStation,
-    Route,
-    Terminal,
-    Through,
-    Central,
-    Double,
-}
-
-impl From<KindName> for CardKind {
-    fn from(k: KindName) -> CardKind {
-        match k {
-            KindName::BaseRoute => CardKind::BaseRoute,
-            KindName::BaseStation => CardKind::BaseStation,
-            KindName::Route => CardKind::Route,
-            KindName::Terminal => CardKind::Terminal,
-            KindName::Through => CardKind::Through,
-            KindName::Central => CardKind::Central,
-            KindName::Double => CardKind::Double,
-        }
-    }
-}
-
-/// A stage name as written.
-#[derive(Clone, Copy, Debug, Deserialize)]
-#[serde(rename_all = "lowercase")]
-#[allow(missing_docs)]
-pub enum StageName {
-    Base,
-    Yellow,
-    Red,
-    Blue,
-}
-
-impl From<StageName> for Stage {
-    fn from(s: StageName) -> Stage {
-        match s {
-            StageName::Base => Stage::Base,
-            StageName::Yellow => Stage::Yellow,
-            StageName::Red => Stage::Red,
-            StageName::Blue => Stage::Blue,
-        }
-    }
 }
 
 /// A track as written (`"w-e"`), checked when read.
@@ -206,9 +130,9 @@ pub struct CardSetup {
     /// Printed number.
     pub number: u16,
     /// Kind.
-    pub kind: KindName,
+    pub kind: CardKind,
     /// Stage (base kinds: `base`).
-    pub stage: Option<StageName>,
+    pub stage: Option<Stage>,
     /// Identical copies (default 1).
     pub copies: Option<u16>,
     /// Name.
@@ -595,9 +519,9 @@ fn check_card(
     problems: &mut Vec<ContentProblem>,
 ) -> Option<Card> {
     let number = CardNumber(cs.number);
-    let kind = CardKind::from(cs.kind);
+    let kind = cs.kind;
     let before = problems.len();
-    let stage = match (kind.is_base(), cs.stage.map(Stage::from)) {
+    let stage = match (kind.is_base(), cs.stage) {
         (true, None | Some(Stage::Base)) => Stage::Base,
         (false, Some(s)) if s != Stage::Base => s,
         (_, found) => {
@@ -862,7 +786,7 @@ fn check_map(
     let mut named: HashMap<(CardNumber, Side), EdgeKind> = HashMap::new();
     for e in &ms.edge {
         for &s in &e.sides {
-            named.insert((CardNumber(e.cell), s.into()), e.kind);
+            named.insert((CardNumber(e.cell), s), e.kind);
         }
     }
     let blockades: Vec<(CardNumber, CardNumber)> =
@@ -913,7 +837,7 @@ fn check_map(
             ms.id.clone(),
             ms.name.clone(),
             cells,
-            ms.kinds.iter().map(|&k| k.into()).collect(),
+            ms.kinds.clone(),
             ms.first_build.iter().map(|&n| CardNumber(n)).collect(),
             ms.west_bonus.iter().map(|&n| CardNumber(n)).collect(),
         )

@@ -8,8 +8,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// One of the six sides of a card in the brick layout.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// One of the six sides of a card in the brick layout. Written in lower case in files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Side {
     /// Left: the card to the left in the same row.
     W,
