@@ -57,14 +57,32 @@ fn preset(cards: usize) -> Synthetic {
 }
 
 /// Why the naive enumerator is not run on a synthetic case, if it is not. Decided by measuring
-/// one naive run of each case on the 2-core bench machine (seed 1): it grows by a factor of
-/// 30 to 120 per 10 more cards of length, so at length 40 it is far beyond 2 s.
-fn naive_skip(cards: usize, length: u32) -> Option<&'static str> {
+/// one naive run of each case on the 2-core bench machine (seed 1): from length 10 to 20 it
+/// grows by a factor of 6 (50 cards) to 120 (1,000 cards); at 1,000 cards and length 20 one run
+/// takes about 1 s, at 200 cards and length 40 it did not finish in 7 minutes.
+fn naive_skip(cards: usize, length: u32) -> Option<Skip> {
     match (cards, length) {
-        (200, 40) => Some("one run did not finish within 7 minutes (measured once, then stopped)"),
-        (1000, 40) => Some("not tried: at least as slow as 200 cards at length 40; extrapolated from lengths 10 and 20 (8.5 ms, 1 s) to well over 10 minutes"),
+        (200, 40) => Some(Skip {
+            reason: "one run did not finish within 7 minutes (tried once and stopped; by then its table of routes \
+                     held 3.9 GB)",
+            at_least_seconds: Some(420.0),
+        }),
+        (1000, 40) => Some(Skip {
+            reason: "not tried: one run at length 20 takes about 1 s and grew by 120 to 170 times from length 10 \
+                     to 20, and at 200 cards length 40 did not finish in 7 minutes",
+            at_least_seconds: None,
+        }),
         _ => None,
     }
+}
+
+/// A case the naive enumerator is left out of.
+#[derive(Clone, Copy, Debug)]
+struct Skip {
+    /// Why, for the report.
+    reason: &'static str,
+    /// What one run was seen to take at least, if it was tried.
+    at_least_seconds: Option<f64>,
 }
 
 /// What an answer is compared on: payout, cards, station sequence.
@@ -82,9 +100,12 @@ fn criterion_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target").join("criterion")
 }
 
-/// Whether this is a real benchmark run (`cargo bench`), not `cargo test --benches`.
+/// Whether this is a measuring run (`cargo bench`), not a test (`cargo test --benches`,
+/// `cargo bench -- --test`), a listing or a profile: only then are the side files written.
 fn bench_mode() -> bool {
-    std::env::args().any(|a| a == "--bench")
+    let args: Vec<String> = std::env::args().collect();
+    args.iter().any(|a| a == "--bench")
+        && !args.iter().any(|a| a == "--test" || a == "--list" || a.starts_with("--profile-time"))
 }
 
 fn unix_now() -> u64 {
@@ -92,7 +113,31 @@ fn unix_now() -> u64 {
 }
 
 fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg").map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" ")).unwrap_or_default()
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_default()
+}
+
+/// The commit checked out, and the engine and solver files that differ from it, when the run
+/// starts (read-only git queries; empty if git is not available). The binary was built a
+/// moment earlier from the same tree.
+fn source_state() -> (String, Vec<String>) {
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+            .unwrap_or_default()
+    };
+    let commit = git(&["rev-parse", "--short", "HEAD"]).trim().to_string();
+    let changed = git(&["status", "--porcelain", "--", "engine", "solver/src"])
+        .lines()
+        .map(|l| l.get(3..).unwrap_or(l).to_string())
+        .collect();
+    (commit, changed)
 }
 
 /// Writes a JSON file, creating its directory; benchmark side files are best effort.
@@ -159,9 +204,17 @@ fn naive_key(network: &Network, task: RouteTask) -> Key {
 /// (one run each for slow cases) for slow ones.
 fn configure(group: &mut BenchmarkGroup<'_, WallTime>, one_run: Duration) {
     if one_run <= Duration::from_millis(2) {
-        group.sampling_mode(SamplingMode::Auto).sample_size(50).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
+        group
+            .sampling_mode(SamplingMode::Auto)
+            .sample_size(50)
+            .warm_up_time(Duration::from_secs(1))
+            .measurement_time(Duration::from_secs(3));
     } else if one_run <= Duration::from_millis(50) {
-        group.sampling_mode(SamplingMode::Flat).sample_size(20).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(3));
+        group
+            .sampling_mode(SamplingMode::Flat)
+            .sample_size(20)
+            .warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_secs(3));
     } else {
         group
             .sampling_mode(SamplingMode::Flat)
@@ -233,7 +286,7 @@ fn bench_case(
 }
 
 /// Marks a case the naive enumerator is not run on, so the report can say why.
-fn record_skip(group_name: &str, parameter: &str, board: &Board, length: u32, reason: &str) {
+fn record_skip(group_name: &str, parameter: &str, board: &Board, length: u32, skip: Skip) {
     let path = criterion_dir().join(group_name).join("naive").join(parameter).join("answer.json");
     write_json(
         path,
@@ -244,7 +297,8 @@ fn record_skip(group_name: &str, parameter: &str, board: &Board, length: u32, re
             "cells": board.network.cells.len(),
             "stations": board.network.stations().count(),
             "length": length,
-            "skipped": reason,
+            "skipped": skip.reason,
+            "at_least_seconds": skip.at_least_seconds,
             "measured_at": unix_now(),
             "board": board.info,
         }),
@@ -259,7 +313,7 @@ fn solver_and_naive(
     parameter: &str,
     board: &Board,
     length: u32,
-    skip: Option<&str>,
+    skip: Option<Skip>,
 ) {
     let task = RouteTask { company: board.company, max_cards: length, rules: RouteRules::default() };
     let network = &board.network;
@@ -270,16 +324,33 @@ fn solver_and_naive(
     let probe = start.elapsed();
     assert!(answer.proven, "{group_name}/{parameter}: the search finished");
     if let Some(r) = answer.routes.first() {
-        let score = r.route.check(network, task).unwrap_or_else(|e| panic!("{group_name}/{parameter}: certificate rejected: {e}"));
-        assert_eq!((score.payout, score.cards), (r.payout, r.cards), "{group_name}/{parameter}: engine re-scores the route alike");
+        let score = r
+            .route
+            .check(network, task)
+            .unwrap_or_else(|e| panic!("{group_name}/{parameter}: certificate rejected: {e}"));
+        assert_eq!(
+            (score.payout, score.cards),
+            (r.payout, r.cards),
+            "{group_name}/{parameter}: engine re-scores the route alike"
+        );
     }
     let reference = answer.routes.first().map(|r| (r.payout, r.cards, r.stations.clone()));
     let extra = json!({ "search_nodes": answer.nodes });
-    let solver = bench_case(group, group_name, "solver", parameter, board, task, &|| solver_key(network, task), (reference, probe), extra);
+    let solver = bench_case(
+        group,
+        group_name,
+        "solver",
+        parameter,
+        board,
+        task,
+        &|| solver_key(network, task),
+        (reference, probe),
+        extra,
+    );
     let naive = match skip {
-        Some(reason) => {
+        Some(skip) => {
             if solver.is_some() {
-                record_skip(group_name, parameter, board, length, reason);
+                record_skip(group_name, parameter, board, length, skip);
             }
             None
         }
@@ -287,7 +358,17 @@ fn solver_and_naive(
             let start = Instant::now();
             let reference = naive_key(network, task);
             let probe = start.elapsed();
-            bench_case(group, group_name, "naive", parameter, board, task, &|| naive_key(network, task), (reference, probe), Value::Null)
+            bench_case(
+                group,
+                group_name,
+                "naive",
+                parameter,
+                board,
+                task,
+                &|| naive_key(network, task),
+                (reference, probe),
+                Value::Null,
+            )
         }
     };
     if let (Some(s), Some(n)) = (&solver, &naive) {
@@ -320,6 +401,7 @@ fn main() {
     let started = Instant::now();
     let started_at = unix_now();
     let load_before = load_average();
+    let (commit, changed) = if bench_mode() { source_state() } else { (String::new(), Vec::new()) };
     let mut c = Criterion::default().without_plots().configure_from_args();
     germany(&mut c);
     synthetic_networks(&mut c);
@@ -334,6 +416,8 @@ fn main() {
             "load_average_before": load_before,
             "load_average_after": load_average(),
             "args": args,
+            "commit": commit,
+            "changed_sources": changed,
         }),
     );
 }

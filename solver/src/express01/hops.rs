@@ -14,6 +14,10 @@ use rayon::prelude::*;
 use signalbox_engine::express01::network::{Network, Node, StationRef};
 use signalbox_engine::express01::route::{Route, Step};
 
+/// Networks with at least this many stations are searched on several threads; smaller ones are
+/// quicker on one.
+pub const PARALLEL_FROM: usize = 48;
+
 /// A search state: a station, and the track slot it was reached by (or the start slot).
 pub type StateId = u32;
 
@@ -76,29 +80,30 @@ impl StationGraph {
         }
         // Per station and exit track: the fewest borders to each (station, arrival track).
         let rails = Rails::new(network);
-        let per_exit: Vec<Vec<Vec<(u32, usize, u32)>>> = (0..stations.len())
-            .into_par_iter()
-            .map_init(
-                || Walker::new(network, &rails),
-                |walker, i| {
-                    exits[i]
-                        .iter()
-                        .map(|&e| {
-                            let mut arrivals = Vec::new();
-                            for (arrival, cost) in walker.search(nodes[i], &[e], max_cost) {
-                                let Some(t) = station_of_node(arrival.node) else { continue };
-                                if t == i {
-                                    continue;
-                                }
-                                let slot = exits[t].binary_search(&arrival.edge).unwrap_or(0);
-                                arrivals.push((t as u32, slot, cost));
-                            }
-                            arrivals
-                        })
-                        .collect()
-                },
-            )
-            .collect();
+        let from_station = |walker: &mut Walker<'_>, i: usize| -> Vec<Vec<(u32, usize, u32)>> {
+            exits[i]
+                .iter()
+                .map(|&e| {
+                    let mut arrivals = Vec::new();
+                    for (arrival, cost) in walker.search(nodes[i], &[e], max_cost) {
+                        let Some(t) = station_of_node(arrival.node) else { continue };
+                        if t == i {
+                            continue;
+                        }
+                        let slot = exits[t].binary_search(&arrival.edge).unwrap_or(0);
+                        arrivals.push((t as u32, slot, cost));
+                    }
+                    arrivals
+                })
+                .collect()
+        };
+        // Small networks are quicker on one thread than handed to others.
+        let per_exit: Vec<Vec<Vec<(u32, usize, u32)>>> = if stations.len() < PARALLEL_FROM {
+            let mut walker = Walker::new(network, &rails);
+            (0..stations.len()).map(|i| from_station(&mut walker, i)).collect()
+        } else {
+            (0..stations.len()).into_par_iter().map_init(|| Walker::new(network, &rails), from_station).collect()
+        };
         let mut hops = vec![Vec::new(); state_station.len()];
         for i in 0..stations.len() {
             for entry in 0..=exits[i].len() {

@@ -28,7 +28,7 @@ use rustc_hash::FxHashMap as HashMap;
 use signalbox_engine::express01::network::{Network, StationRef};
 use signalbox_engine::express01::route::{Route, RouteTask};
 
-use super::hops::{StateId, StationGraph};
+use super::hops::{PARALLEL_FROM, StateId, StationGraph};
 use super::station_set::StationSet;
 
 /// The largest weight the bounds tell apart; heavier stations count as this heavy.
@@ -69,7 +69,7 @@ impl Classes {
             .collect();
         let k = classes.len();
         let mut counts = vec![0u16; n * span * k];
-        counts.par_chunks_mut((span * k).max(1)).enumerate().for_each(|(s, rows)| {
+        let fill = |(s, rows): (usize, &mut [u16])| {
             // Stations first reached at each distance, then summed over the distances.
             for v in (0..n).filter(|&v| v != s && weight[v].is_some()) {
                 let d = usize::from(dist[s * n + v]);
@@ -82,7 +82,13 @@ impl Classes {
                     rows[r * k + c] += rows[(r - 1) * k + c];
                 }
             }
-        });
+        };
+        let rows = (span * k).max(1);
+        if n < PARALLEL_FROM {
+            counts.chunks_mut(rows).enumerate().for_each(fill);
+        } else {
+            counts.par_chunks_mut(rows).enumerate().for_each(fill);
+        }
         Classes { classes, class_of, counts }
     }
 
@@ -319,14 +325,16 @@ impl<'a> Solver<'a> {
             return self.top_routes::<S>(&starts);
         }
         // Phase 1: the best (payout, cards), in parallel.
-        let results: Vec<(bool, u64, Vec<StateId>)> = starts
-            .par_iter()
-            .map(|&s| {
-                let mut run = Run::<S>::new(self, s);
-                let done = run.improve(self.g.start_state(s), 0, 0);
-                (done, run.best_key, std::mem::take(&mut run.best_path))
-            })
-            .collect();
+        let from = |&s: &usize| {
+            let mut run = Run::<S>::new(self, s);
+            let done = run.improve(self.g.start_state(s), 0, 0);
+            (done, run.best_key, std::mem::take(&mut run.best_path))
+        };
+        let results: Vec<(bool, u64, Vec<StateId>)> = if self.n() < PARALLEL_FROM {
+            starts.iter().map(from).collect()
+        } else {
+            starts.par_iter().map(from).collect()
+        };
         let proven = results.iter().all(|r| r.0);
         let best_key = self.best.load(Ordering::Relaxed);
         if best_key == 0 {
