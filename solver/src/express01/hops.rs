@@ -151,7 +151,9 @@ impl StationGraph {
                 self.exits[s].iter().enumerate().filter(|&(x, _)| x != slot).map(|(_, &e)| e).collect();
             let t = self.state_station[to as usize] as usize;
             let want_edge = self.exits[t][(to - self.first_state[t]) as usize];
-            steps.extend(walker.path(self.nodes[s], &allowed, self.nodes[t], want_edge));
+            // The hop's cost bounds the search: no need to look further.
+            let cost = self.hops[from as usize].iter().find(|h| h.to == to).map_or(u32::MAX - 1, |h| h.cost);
+            steps.extend(walker.path(self.nodes[s], &allowed, self.nodes[t], want_edge, cost));
         }
         Route { steps }
     }
@@ -300,9 +302,16 @@ impl<'n> Walker<'n> {
     }
 
     /// The steps from `start` (leaving by `exits`) to `goal`, arriving by `goal_edge`, with the
-    /// fewest borders.
-    fn path(&mut self, start: NodeIndex, exits: &[EdgeIndex], goal: NodeIndex, goal_edge: EdgeIndex) -> Vec<Step> {
-        self.search(start, exits, u32::MAX - 1);
+    /// fewest borders (at most `max_cost`).
+    fn path(
+        &mut self,
+        start: NodeIndex,
+        exits: &[EdgeIndex],
+        goal: NodeIndex,
+        goal_edge: EdgeIndex,
+        max_cost: u32,
+    ) -> Vec<Step> {
+        self.search(start, exits, max_cost);
         let mut chain = Vec::new();
         let mut d = self.directed(goal_edge, goal);
         while d != ROOT && d != UNSEEN && self.stamp[d as usize] == self.round {

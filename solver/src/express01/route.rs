@@ -238,13 +238,14 @@ impl<'a> Solver<'a> {
         }
         let budget = budget.min(u32::try_from(dearest.iter().sum::<u64>()).unwrap_or(u32::MAX));
         let company: Vec<bool> = g.stations.iter().map(|&s| network.station(s).company == Some(task.company)).collect();
+        let adj = cheapest_hops(&g);
         let dist: Vec<u16> =
-            all_distances(&g, budget).into_iter().map(|d| if d <= budget { d as u16 } else { u16::MAX }).collect();
+            all_distances(&adj, budget).into_iter().map(|d| if d <= budget { d as u16 } else { u16::MAX }).collect();
         let span = budget as usize + 1;
         let min_in: Vec<Option<u32>> = g.min_in.iter().map(|&w| (w != u32::MAX).then_some(w)).collect();
         let entry = Classes::new(&g.value, &min_in, &dist, span);
         // The two nearest other stations of each station, by the fewest borders of a hop either way.
-        let near = nearest_two(&g);
+        let near = nearest_two(&adj);
         let nearest: Vec<u32> = near.iter().map(|m| m[0]).collect();
         let pair_weight: Vec<Option<u32>> = (0..n)
             .map(|v| (min_in[v].is_some() && near[v][0] != u32::MAX).then(|| near[v][0] + near[v][1].min(SECOND_CAP)))
@@ -333,7 +334,7 @@ impl<'a> Solver<'a> {
         let results: Vec<(bool, u64, Vec<StateId>)> = if self.n() < PARALLEL_FROM {
             starts.iter().map(from).collect()
         } else {
-            starts.par_iter().map(from).collect()
+            starts.par_iter().with_max_len(1).map(from).collect()
         };
         let proven = results.iter().all(|r| r.0);
         let best_key = self.best.load(Ordering::Relaxed);
@@ -773,24 +774,41 @@ impl<'s, 'a, S: StationSet> Run<'s, 'a, S> {
     }
 }
 
-/// For each station, the borders to its nearest and second-nearest other station (by the
-/// cheapest hop either way between them); `u32::MAX` where there is none.
-fn nearest_two(g: &StationGraph) -> Vec<[u32; 2]> {
+/// The cheapest hop from each station to each other, whatever the tracks: `[from][to]` as
+/// adjacency lists, from a dense matrix (`u32::MAX`: no hop).
+fn cheapest_hops(g: &StationGraph) -> Vec<Vec<(u32, u32)>> {
     let n = g.stations.len();
-    let mut cheapest: Vec<HashMap<u32, u32>> = vec![HashMap::default(); n];
+    let mut matrix = vec![u32::MAX; n * n];
     for (state, hops) in g.hops.iter().enumerate() {
-        let u = g.state_station[state];
+        let s = g.state_station[state] as usize;
         for h in hops {
-            for (a, b) in [(u, h.station), (h.station, u)] {
-                let e = cheapest[a as usize].entry(b).or_insert(h.cost);
-                *e = (*e).min(h.cost);
-            }
+            let m = &mut matrix[s * n + h.station as usize];
+            *m = (*m).min(h.cost);
         }
     }
-    cheapest
-        .iter()
-        .map(|m| {
-            let mut costs: Vec<u32> = m.values().copied().collect();
+    matrix
+        .chunks(n.max(1))
+        .map(|row| row.iter().enumerate().filter(|(_, c)| **c != u32::MAX).map(|(t, &c)| (t as u32, c)).collect())
+        .collect()
+}
+
+/// For each station, the borders to its nearest and second-nearest other station (by the
+/// cheapest hop either way between them); `u32::MAX` where there is none.
+fn nearest_two(adj: &[Vec<(u32, u32)>]) -> Vec<[u32; 2]> {
+    let n = adj.len();
+    // Either way: a hop u -> v is also a cost between v and u.
+    let mut both: Vec<Vec<(u32, u32)>> = adj.to_vec();
+    for (u, list) in adj.iter().enumerate() {
+        for &(v, c) in list {
+            both[v as usize].push((u as u32, c));
+        }
+    }
+    (0..n)
+        .map(|v| {
+            let list = &mut both[v];
+            list.sort_unstable();
+            list.dedup_by_key(|e| e.0); // the cheapest to each station
+            let mut costs: Vec<u32> = list.iter().map(|e| e.1).collect();
             costs.sort_unstable();
             [costs.first().copied().unwrap_or(u32::MAX), costs.get(1).copied().unwrap_or(u32::MAX)]
         })
@@ -799,41 +817,34 @@ fn nearest_two(g: &StationGraph) -> Vec<[u32; 2]> {
 
 /// Fewest borders between stations over the hops, ignoring which stations were reached
 /// (a lower bound on any route's cost between them). `u32::MAX` where more than `budget`.
-fn all_distances(g: &StationGraph, budget: u32) -> Vec<u32> {
-    let n = g.stations.len();
-    // Cheapest hop from station to station, whatever the arrival track.
-    let mut adj: Vec<Vec<(usize, u32)>> = vec![Vec::new(); n];
-    for (state, hops) in g.hops.iter().enumerate() {
-        let s = g.state_station[state] as usize;
-        for h in hops {
-            let t = h.station as usize;
-            match adj[s].iter_mut().find(|(x, _)| *x == t) {
-                Some(e) => e.1 = e.1.min(h.cost),
-                None => adj[s].push((t, h.cost)),
-            }
-        }
-    }
-    // Dial's algorithm: one bucket per distance up to the budget.
+fn all_distances(adj: &[Vec<(u32, u32)>], budget: u32) -> Vec<u32> {
+    let n = adj.len();
     let mut dist = vec![u32::MAX; n * n];
-    let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); budget as usize + 1];
-    for src in 0..n {
-        let row = &mut dist[src * n..(src + 1) * n];
+    // Dial's algorithm: one bucket per distance up to the budget.
+    let from = |buckets: &mut Vec<Vec<u32>>, (src, row): (usize, &mut [u32])| {
         row[src] = 0;
-        buckets[0].push(src);
+        buckets[0].push(src as u32);
         for d in 0..=budget as usize {
             while let Some(u) = buckets[d].pop() {
-                if row[u] != d as u32 {
+                if row[u as usize] != d as u32 {
                     continue;
                 }
-                for &(v, c) in &adj[u] {
+                for &(v, c) in &adj[u as usize] {
                     let nd = d as u32 + c;
-                    if nd <= budget && nd < row[v] {
-                        row[v] = nd;
+                    if nd <= budget && nd < row[v as usize] {
+                        row[v as usize] = nd;
                         buckets[nd as usize].push(v);
                     }
                 }
             }
         }
+    };
+    let buckets = || vec![Vec::new(); budget as usize + 1];
+    if n < PARALLEL_FROM {
+        let mut b = buckets();
+        dist.chunks_mut(n.max(1)).enumerate().for_each(|x| from(&mut b, x));
+    } else {
+        dist.par_chunks_mut(n.max(1)).enumerate().for_each_init(buckets, from);
     }
     dist
 }
