@@ -9,15 +9,19 @@
 //! comes first).
 //!
 //! The search runs on the [`StationGraph`]: depth-first over hops, with
-//! - an admissible bound: the stations not yet reached that lie within the cards left, taken as a
-//!   fractional knapsack (value against the fewest cards any hop into them costs);
+//! - two admissible bounds, both fractional knapsacks over the stations not yet reached that lie
+//!   within the cards left: the *entry* bound weighs a station by the fewest borders of any hop
+//!   into it; the *pair* bound by half the borders to its two nearest other stations (a station
+//!   in the middle of a route is entered from one and left to another); the smaller counts;
 //! - a transposition table: a state (station, arrival track, stations reached) seen before with
 //!   at least as many cards left cannot do better now;
-//! - rayon across start stations, sharing the best payout found so far.
+//! - rayon across start stations, sharing the best payout found so far (small networks run on
+//!   one thread, which is quicker for them).
 //!
-//! The best payout and its card count are found first (in parallel); then a serial search in
-//! station order finds the first route reaching them, so the answer does not depend on the
-//! number of threads.
+//! The best payout and its card count are found first (in parallel, every start station of a
+//! best route finding one); then a serial search in station order, from the first such start
+//! station, finds the first route reaching them, so the answer does not depend on the number of
+//! threads.
 
 use std::collections::BinaryHeap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
