@@ -819,9 +819,53 @@ fn nearest_two(adj: &[Vec<(u32, u32)>]) -> Vec<[u32; 2]> {
         .collect()
 }
 
+/// Up to this many stations, station distances come from Floyd-Warshall (short, branch-free
+/// loops over rows), beyond from Dial's algorithm per station (in parallel).
+const FLOYD_UP_TO: usize = 160;
+
+/// [`all_distances`] by Floyd-Warshall.
+fn floyd_warshall(adj: &[Vec<(u32, u32)>], budget: u32) -> Vec<u32> {
+    let n = adj.len();
+    let mut d = vec![u32::MAX; n * n];
+    for (u, list) in adj.iter().enumerate() {
+        d[u * n + u] = 0;
+        for &(v, c) in list {
+            let e = &mut d[u * n + v as usize];
+            *e = (*e).min(c);
+        }
+    }
+    for k in 0..n {
+        let row_k: Vec<u32> = d[k * n..(k + 1) * n].to_vec();
+        for i in 0..n {
+            let dik = d[i * n + k];
+            if dik == u32::MAX {
+                continue;
+            }
+            for (dij, &dkj) in d[i * n..(i + 1) * n].iter_mut().zip(&row_k) {
+                *dij = (*dij).min(dik.saturating_add(dkj));
+            }
+        }
+    }
+    for x in &mut d {
+        if *x > budget {
+            *x = u32::MAX;
+        }
+    }
+    d
+}
+
 /// Fewest borders between stations over the hops, ignoring which stations were reached
 /// (a lower bound on any route's cost between them). `u32::MAX` where more than `budget`.
 fn all_distances(adj: &[Vec<(u32, u32)>], budget: u32) -> Vec<u32> {
+    let n = adj.len();
+    if n <= FLOYD_UP_TO {
+        return floyd_warshall(adj, budget);
+    }
+    dial(adj, budget)
+}
+
+/// [`all_distances`] by Dial's algorithm from each station.
+fn dial(adj: &[Vec<(u32, u32)>], budget: u32) -> Vec<u32> {
     let n = adj.len();
     let mut dist = vec![u32::MAX; n * n];
     // Dial's algorithm: one bucket per distance up to the budget.
@@ -851,4 +895,28 @@ fn all_distances(adj: &[Vec<(u32, u32)>], budget: u32) -> Vec<u32> {
         dist.par_chunks_mut(n.max(1)).enumerate().for_each_init(buckets, from);
     }
     dist
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{RngExt, SeedableRng};
+
+    /// Both ways of computing station distances agree, on random hop lists of every size.
+    #[test]
+    fn floyd_warshall_and_dial_agree() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        for _ in 0..200 {
+            let n = rng.random_range(1..70usize);
+            let adj: Vec<Vec<(u32, u32)>> = (0..n)
+                .map(|_| {
+                    (0..rng.random_range(0..6))
+                        .map(|_| (rng.random_range(0..n as u32), rng.random_range(0..5u32)))
+                        .collect()
+                })
+                .collect();
+            let budget = rng.random_range(0..15);
+            assert_eq!(floyd_warshall(&adj, budget), dial(&adj, budget));
+        }
+    }
 }
