@@ -292,8 +292,9 @@ fn main() {
         };
         let _ = writeln!(
             w,
-            "Run of {at}: {threads} hardware threads (the solver uses rayon's default, one thread each; the naive \
-             enumerator is single-threaded), the benchmark binary took {:.1} minutes (probes, warm-up and \
+            "Run of {at}: {threads} hardware threads (the solver uses rayon's default, one thread each, on \
+             networks of 48 stations or more, and one thread on smaller ones; the naive enumerator is \
+             single-threaded), the benchmark binary took {:.1} minutes (probes, warm-up and \
              measurement){}. Load average (1, 5, 15 min) {lb} before, {la} after: other work on the machine \
              shows up as noise.{source}",
             secs / 60.0,
@@ -540,8 +541,8 @@ fn main() {
                 if hi < 1.0 {
                     ": the naive enumerator is faster at every length. The board is small and sparse, so \
                      enumerating every walk is cheap, and the solver's fixed cost per call (setting up its \
-                     station graph and tables, handing the work to rayon's threads) outweighs its search, \
-                     which visits only the few search nodes shown above."
+                     station graph, distances and bound tables) outweighs its search, which visits only \
+                     the few search nodes shown above."
                 } else if lo < 1.0 {
                     ": at some lengths the naive enumerator is faster (the solver's fixed cost per call \
                      outweighs its search on this small board)."
