@@ -4,5 +4,7 @@
 //! positions and their validation, and the scoring rules. Search lives in `signalbox-solver`.
 #![forbid(unsafe_code)]
 
+pub mod coe;
 pub mod express01;
+pub mod grid;
 pub mod source;

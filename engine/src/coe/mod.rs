@@ -1,0 +1,16 @@
+//! The Cubes of Europe: the solo dice game of placing cubes on a map of Europe.
+//!
+//! - [`colour`]: the five cube colours.
+//! - [`card`]: the double-sided cards: board and market sides, yellow effects.
+//! - [`catalogue`]: the card set (TOML) and the embedded house set.
+//! - [`instance`]: what a seed fixes: board card, deck order, reshuffle order, dice.
+
+pub mod card;
+pub mod catalogue;
+pub mod colour;
+pub mod instance;
+
+pub use card::{Board, Card, Effect, Market, Square};
+pub use catalogue::{Catalogue, ContentError, ContentProblem};
+pub use colour::Colour;
+pub use instance::Instance;

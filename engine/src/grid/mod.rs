@@ -1,0 +1,3 @@
+//! Grids the games share.
+
+pub mod hex;
