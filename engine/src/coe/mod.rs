@@ -4,13 +4,16 @@
 //! - [`card`]: the double-sided cards: board and market sides, yellow effects.
 //! - [`catalogue`]: the card set (TOML) and the embedded house set.
 //! - [`instance`]: what a seed fixes: board card, deck order, reshuffle order, dice.
+//! - [`game`]: the rules as a state machine: legal moves, checked and fast play, scoring.
 
 pub mod card;
 pub mod catalogue;
 pub mod colour;
+pub mod game;
 pub mod instance;
 
 pub use card::{Board, Card, Effect, Market, Square};
 pub use catalogue::{Catalogue, ContentError, ContentProblem};
 pub use colour::Colour;
+pub use game::{Game, Move, Rules, Score};
 pub use instance::Instance;

@@ -1,0 +1,730 @@
+//! The game as a state machine (rulebook, "Setup", "Gameplay", "End of Turn", "End of Game",
+//! "Cube Effects"): a [`Game`] holds everything that changes; [`Game::legal_moves`] lists the
+//! choices open now, [`Game::play`] checks and makes one. Rulings: `docs/rules/cubes-of-europe.md`.
+//!
+//! Every decision is one [`Move`]: choosing the start space, using a die (to gain a cube, place a
+//! cube or gain a worker, naming the number the die is turned to), and the choices effects open
+//! (where a red cube's extra cube goes, which colour white gains, which cube goes back when the
+//! inventory overflows). Turn ends, tucks and reshuffles happen by themselves.
+
+use std::fmt;
+
+use super::card::{Board, Effect, TERRITORY_POINTS};
+use super::catalogue::Catalogue;
+use super::colour::Colour;
+use super::instance::Instance;
+
+/// Rule options where players could reasonably differ, and the engine's shortened games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rules {
+    /// The top of the workers track (ruling A2). Default 6.
+    pub max_workers: u8,
+    /// End the game after this many turns (for tests against naive search); `None` plays the
+    /// whole game. Default `None`.
+    pub max_turns: Option<usize>,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules { max_workers: 6, max_turns: None }
+    }
+}
+
+/// One decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "move", rename_all = "kebab-case")]
+pub enum Move {
+    /// Setup: the yellow hex the first cube starts on.
+    Start {
+        /// The hex (index in reading order).
+        hex: u8,
+    },
+    /// Use a die to gain a cube: the die, turned to `face`, goes on central square `square` of
+    /// market card `card` (0 the deck's top card, 1 the discard's), and a cube of `colour` comes
+    /// from the supply if it has one (the square's colour, or an outer square's colour of that
+    /// card under the `gain-outer` effect).
+    Gain {
+        /// Which die of the turn (0 or 1).
+        die: u8,
+        /// The number the die is turned to.
+        face: u8,
+        /// 0: the deck's top card; 1: the discard's top card.
+        card: u8,
+        /// The central square, 0 to 2.
+        square: u8,
+        /// The colour taken.
+        colour: Colour,
+    },
+    /// Use a die to place a cube on `hex` (its number must equal `face`).
+    Place {
+        /// Which die (0 or 1).
+        die: u8,
+        /// The number the die is turned to.
+        face: u8,
+        /// The hex.
+        hex: u8,
+    },
+    /// Use a die to gain a worker.
+    Worker {
+        /// Which die (0 or 1).
+        die: u8,
+    },
+    /// Red's extra cube: place a cube from the inventory on `hex`.
+    Chain {
+        /// The hex.
+        hex: u8,
+    },
+    /// White's gain: a cube of `colour` (shown in the market).
+    Take {
+        /// The colour.
+        colour: Colour,
+    },
+    /// The inventory overflowed: return a cube of `colour` to the supply.
+    Return {
+        /// The colour.
+        colour: Colour,
+    },
+    /// Decline red's extra cube or white's gain.
+    Pass,
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Move::Start { hex } => write!(f, "start on hex {hex}"),
+            Move::Gain { die, face, card, square, colour } => {
+                write!(f, "die {} as {face}: gain {colour} (card {card}, square {square})", die + 1)
+            }
+            Move::Place { die, face, hex } => write!(f, "die {} as {face}: place on hex {hex}", die + 1),
+            Move::Worker { die } => write!(f, "die {}: gain a worker", die + 1),
+            Move::Chain { hex } => write!(f, "red: place on hex {hex}"),
+            Move::Take { colour } => write!(f, "white: gain {colour}"),
+            Move::Return { colour } => write!(f, "return {colour}"),
+            Move::Pass => write!(f, "pass"),
+        }
+    }
+}
+
+/// A choice an effect has opened, to be made before anything else.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Pending {
+    /// Return a cube: the inventory holds more than it may.
+    Overflow,
+    /// Red: place another cube, or pass.
+    Red,
+    /// White: gain a cube of a market colour, or pass.
+    White,
+}
+
+/// Why a move is illegal now.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{mv} is not legal now: {reason}")]
+pub struct IllegalMove {
+    /// The move.
+    pub mv: Move,
+    /// Why.
+    pub reason: String,
+}
+
+/// A game in progress.
+#[derive(Clone, Debug)]
+pub struct Game<'c> {
+    catalogue: &'c Catalogue,
+    instance: &'c Instance,
+    rules: Rules,
+    /// Hexes holding a cube (bit per hex).
+    placed: u32,
+    /// Cubes in the inventory, per colour.
+    inventory: [u8; 5],
+    workers: u8,
+    /// Turns completed.
+    turn: usize,
+    /// Dice of this turn still to use.
+    dice: [Option<u8>; 2],
+    /// The market deck, top card last.
+    deck: Vec<u8>,
+    /// The market discard, top card last.
+    discard: Vec<u8>,
+    /// Cards tucked under the board, in order.
+    tucked: Vec<u8>,
+    /// Whether the deck has been reshuffled.
+    reshuffled: bool,
+    /// Yellow cubes placed this turn.
+    yellows: u8,
+    /// Whether the free shift (effect) was used this turn.
+    free_shift_used: bool,
+    /// Choices effects have opened, the last first.
+    pending: Vec<Pending>,
+    started: bool,
+    over: bool,
+}
+
+impl<'c> Game<'c> {
+    /// A new game: the board card laid, the market created from the instance's deck, the worker
+    /// on 1 ("Setup"). The first move chooses the start space.
+    pub fn new(catalogue: &'c Catalogue, instance: &'c Instance, rules: Rules) -> Game<'c> {
+        let mut deck: Vec<u8> = instance.deck.iter().rev().copied().collect();
+        let mut discard = Vec::new();
+        if let Some(top) = deck.pop() {
+            discard.push(top);
+        }
+        Game {
+            catalogue,
+            instance,
+            rules,
+            placed: 0,
+            inventory: [0; 5],
+            workers: 1,
+            turn: 0,
+            dice: [None, None],
+            deck,
+            discard,
+            tucked: Vec::new(),
+            reshuffled: false,
+            yellows: 0,
+            free_shift_used: false,
+            pending: Vec::new(),
+            started: false,
+            over: false,
+        }
+    }
+
+    /// The board side.
+    pub fn board(&self) -> &'c Board {
+        &self.card(self.instance.board).board
+    }
+
+    fn card(&self, id: u8) -> &'c super::card::Card {
+        // Instances are checked: ids are 1 to 9.
+        &self.catalogue.cards[usize::from(id - 1)]
+    }
+
+    /// The effects in play (tucked cards).
+    pub fn effects(&self) -> impl Iterator<Item = Effect> + '_ {
+        self.tucked.iter().map(|&id| self.card(id).market.effect)
+    }
+
+    fn has(&self, e: Effect) -> bool {
+        self.effects().any(|x| x == e)
+    }
+
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        self.over
+    }
+
+    /// Turns completed.
+    pub fn turn(&self) -> usize {
+        self.turn
+    }
+
+    /// Workers on the track.
+    pub fn workers(&self) -> u8 {
+        self.workers
+    }
+
+    /// Hexes holding a cube, as a bit set by hex index.
+    pub fn placed(&self) -> u32 {
+        self.placed
+    }
+
+    /// Cubes in the inventory, per colour (in [`Colour::ALL`] order).
+    pub fn inventory(&self) -> [u8; 5] {
+        self.inventory
+    }
+
+    /// Cards tucked under the board.
+    pub fn tucked(&self) -> &[u8] {
+        &self.tucked
+    }
+
+    /// The dice of this turn still to use.
+    pub fn dice(&self) -> [Option<u8>; 2] {
+        self.dice
+    }
+
+    /// The market: the deck's top card and the discard's top card, where there are.
+    pub fn market(&self) -> [Option<u8>; 2] {
+        [self.deck.last().copied(), self.discard.last().copied()]
+    }
+
+    /// The choice that must be made next, if an effect opened one.
+    pub fn pending(&self) -> Option<Pending> {
+        self.pending.last().copied()
+    }
+
+    fn capacity(&self) -> u8 {
+        self.effects()
+            .filter_map(|e| match e {
+                Effect::InventorySize { size } => Some(size as u8),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(3)
+    }
+
+    fn held(&self) -> u8 {
+        self.inventory.iter().sum()
+    }
+
+    /// Cubes of a colour still in the supply.
+    pub fn supply(&self, colour: Colour) -> u8 {
+        let board = self.board();
+        let on_board = board.of_colour(colour).filter(|&i| self.placed >> i & 1 == 1).count() as u8;
+        colour.count() as u8 - on_board - self.inventory[colour.index()]
+    }
+
+    /// The workers needed to turn a die showing `from` into `to` (steps around 1-6-1), after the
+    /// free shift where it applies; `None` if there are not enough.
+    fn shift_cost(&self, from: u8, to: u8) -> Option<u8> {
+        let d = (i16::from(from) - i16::from(to)).rem_euclid(6) as u8;
+        let steps = d.min(6 - d);
+        let free = u8::from(steps > 0 && !self.free_shift_used && self.has(Effect::FreeShift));
+        let cost = steps - free;
+        (cost <= self.workers).then_some(cost)
+    }
+
+    fn spend_shift(&mut self, from: u8, to: u8) {
+        let d = (i16::from(from) - i16::from(to)).rem_euclid(6) as u8;
+        let steps = d.min(6 - d);
+        let mut cost = steps;
+        if steps > 0 && !self.free_shift_used && self.has(Effect::FreeShift) {
+            self.free_shift_used = true;
+            cost -= 1;
+        }
+        self.workers -= cost;
+    }
+
+    fn gain_worker(&mut self) {
+        let n = 1 + u8::from(self.has(Effect::WorkerBonus));
+        self.workers = (self.workers + n).min(self.rules.max_workers);
+    }
+
+    /// Whether a cube may go on hex `i`: empty, touching a cube, and a cube of its colour held.
+    fn can_place(&self, i: usize) -> bool {
+        let board = self.board();
+        self.placed >> i & 1 == 0
+            && board.neighbours[i].iter().any(|&n| self.placed >> n & 1 == 1)
+            && self.inventory[board.hexes[i].colour.index()] > 0
+    }
+
+    /// Every legal move now, in a fixed order.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut out = Vec::new();
+        if self.over {
+            return out;
+        }
+        let board = self.board();
+        if !self.started {
+            return board.of_colour(Colour::Yellow).map(|i| Move::Start { hex: i as u8 }).collect();
+        }
+        match self.pending() {
+            Some(Pending::Overflow) => {
+                return Colour::ALL
+                    .into_iter()
+                    .filter(|c| self.inventory[c.index()] > 0)
+                    .map(|colour| Move::Return { colour })
+                    .collect();
+            }
+            Some(Pending::Red) => {
+                out.extend((0..board.hexes.len()).filter(|&i| self.can_place(i)).map(|i| Move::Chain { hex: i as u8 }));
+                out.push(Move::Pass);
+                return out;
+            }
+            Some(Pending::White) => {
+                out.extend(self.market_colours().into_iter().map(|colour| Move::Take { colour }));
+                out.push(Move::Pass);
+                return out;
+            }
+            None => {}
+        }
+        let gain_outer = self.has(Effect::GainOuter);
+        for die in 0..2u8 {
+            let Some(value) = self.dice[usize::from(die)] else { continue };
+            if die == 1 && self.dice[0] == Some(value) {
+                continue; // both dice show the same: using either is the same move
+            }
+            for face in 1..=6u8 {
+                if self.shift_cost(value, face).is_none() {
+                    continue;
+                }
+                for (card_pos, card) in self.market().into_iter().enumerate() {
+                    let Some(card) = card else { continue };
+                    let market = &self.card(card).market;
+                    for (square, sq) in market.central.iter().enumerate() {
+                        if sq.face != face {
+                            continue;
+                        }
+                        let mut colours = vec![sq.colour];
+                        if gain_outer {
+                            colours.extend(market.outer.iter().copied());
+                        }
+                        colours.sort();
+                        colours.dedup();
+                        for colour in colours {
+                            out.push(Move::Gain { die, face, card: card_pos as u8, square: square as u8, colour });
+                        }
+                    }
+                }
+                for i in 0..board.hexes.len() {
+                    if board.hexes[i].number == face && self.can_place(i) {
+                        out.push(Move::Place { die, face, hex: i as u8 });
+                    }
+                }
+            }
+            out.push(Move::Worker { die });
+        }
+        out
+    }
+
+    /// The colours shown on the market's squares, central and outer (ruling A4).
+    fn market_colours(&self) -> Vec<Colour> {
+        let mut colours: Vec<Colour> = self
+            .market()
+            .into_iter()
+            .flatten()
+            .flat_map(|id| {
+                let m = &self.card(id).market;
+                m.central.iter().map(|s| s.colour).chain(m.outer.iter().copied()).collect::<Vec<_>>()
+            })
+            .collect();
+        colours.sort();
+        colours.dedup();
+        colours
+    }
+
+    /// Makes a move after checking it is legal; on failure the game is unchanged.
+    pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        if !self.legal_moves().contains(&mv) {
+            let mut reason = self.why_illegal(mv);
+            if reason.is_empty() {
+                reason = "it is not among the legal moves".into();
+            }
+            return Err(IllegalMove { mv, reason });
+        }
+        self.play_unchecked(mv);
+        Ok(())
+    }
+
+    fn why_illegal(&self, mv: Move) -> String {
+        if self.over {
+            return "the game is over".into();
+        }
+        if !self.started && !matches!(mv, Move::Start { .. }) {
+            return "the game starts by choosing a yellow start space".into();
+        }
+        if let Some(p) = self.pending() {
+            return format!("an effect's choice comes first ({p:?})");
+        }
+        String::new()
+    }
+
+    /// Makes a move the caller knows is legal (from [`Game::legal_moves`]); for search. An
+    /// illegal move may leave the game inconsistent or panic on arithmetic overflow in debug
+    /// builds.
+    pub fn play_unchecked(&mut self, mv: Move) {
+        let board = self.board();
+        match mv {
+            Move::Start { hex } => {
+                self.placed |= 1 << hex;
+                self.started = true;
+                self.begin_turn();
+            }
+            Move::Gain { die, face, colour, .. } => {
+                self.use_die(die, face);
+                self.gain_cube(colour);
+            }
+            Move::Place { die, face, hex } => {
+                self.use_die(die, face);
+                self.place(usize::from(hex));
+            }
+            Move::Worker { die } => {
+                self.dice[usize::from(die)] = None;
+                self.gain_worker();
+            }
+            Move::Chain { hex } => {
+                self.pending.pop();
+                self.place(usize::from(hex));
+            }
+            Move::Take { colour } => {
+                self.pending.pop();
+                self.gain_cube(colour);
+            }
+            Move::Return { colour } => {
+                self.pending.pop();
+                self.inventory[colour.index()] -= 1;
+            }
+            Move::Pass => {
+                self.pending.pop();
+            }
+        }
+        let _ = board;
+        if self.pending.is_empty() && self.dice == [None, None] && self.started && !self.over {
+            self.end_turn();
+        }
+    }
+
+    fn use_die(&mut self, die: u8, face: u8) {
+        if let Some(value) = self.dice[usize::from(die)].take() {
+            self.spend_shift(value, face);
+        }
+    }
+
+    fn gain_cube(&mut self, colour: Colour) {
+        if self.supply(colour) == 0 {
+            return; // ruling A5
+        }
+        self.inventory[colour.index()] += 1;
+        if self.held() > self.capacity() {
+            self.pending.push(Pending::Overflow);
+        }
+    }
+
+    fn place(&mut self, i: usize) {
+        let colour = self.board().hexes[i].colour;
+        self.inventory[colour.index()] -= 1;
+        self.placed |= 1 << i;
+        if self.effects().any(|e| e == Effect::PlacedGainsWorker { colour }) {
+            self.gain_worker();
+        }
+        match colour {
+            Colour::Red => self.pending.push(Pending::Red),
+            Colour::White => self.pending.push(Pending::White),
+            Colour::Blue => self.gain_worker(), // always taken: a worker never hurts
+            Colour::Yellow => self.yellows += 1,
+            Colour::Green => {}
+        }
+    }
+
+    fn begin_turn(&mut self) {
+        if self.rules.max_turns.is_some_and(|m| self.turn >= m) || self.turn >= self.instance.dice.len() {
+            self.over = true;
+            return;
+        }
+        let [a, b] = self.instance.dice[self.turn];
+        self.dice = [Some(a), Some(b)];
+        self.free_shift_used = false;
+        self.yellows = 0;
+    }
+
+    /// "End of Turn": tuck a card per yellow placed, move the deck's top card to the discard,
+    /// reshuffle the first time the deck runs out, end the game the second time.
+    fn end_turn(&mut self) {
+        for _ in 0..self.yellows {
+            let card = self.discard.pop().or_else(|| self.deck.pop());
+            if let Some(card) = card {
+                self.tucked.push(card);
+            }
+        }
+        self.yellows = 0;
+        if let Some(top) = self.deck.pop() {
+            self.discard.push(top);
+        }
+        self.turn += 1;
+        if self.deck.is_empty() {
+            if self.reshuffled {
+                self.over = true;
+                return;
+            }
+            self.reshuffled = true;
+            let mut cards: Vec<u8> = self.discard.drain(..).collect();
+            cards.extend(self.deck.drain(..));
+            let order = &self.instance.reshuffle;
+            cards.sort_by_key(|c| order.iter().position(|x| x == c));
+            // Top card first in `order`: the deck keeps its top last.
+            self.deck = cards.into_iter().rev().collect();
+            if let Some(top) = self.deck.pop() {
+                self.discard.push(top);
+            }
+            let board = self.board();
+            let empty_yellow = board.of_colour(Colour::Yellow).filter(|&i| self.placed >> i & 1 == 0).count();
+            for _ in 0..empty_yellow {
+                if let Some(top) = self.deck.pop() {
+                    self.discard.push(top);
+                }
+            }
+            if self.deck.is_empty() {
+                self.over = true; // ruling Y4
+                return;
+            }
+        }
+        self.begin_turn();
+    }
+
+    /// The score as if the game ended now ("End of Game"), with its parts.
+    pub fn score(&self) -> Score {
+        let board = self.board();
+        let filled = |hexes: &[usize]| hexes.iter().all(|&i| self.placed >> i & 1 == 1);
+        let territories: u32 = board
+            .territories
+            .iter()
+            .filter(|t| filled(t))
+            .map(|t| TERRITORY_POINTS.get(t.len()).copied().unwrap_or(0))
+            .sum();
+        let colours =
+            Colour::ALL.iter().filter(|&&c| board.of_colour(c).all(|i| self.placed >> i & 1 == 1)).count() as u32;
+        let placed_of = |c: Colour| board.of_colour(c).filter(|&i| self.placed >> i & 1 == 1).count() as u32;
+        let green = placed_of(Colour::Green);
+        let mut yellow = 0;
+        let mut per_worker = false;
+        for e in self.effects() {
+            match e {
+                Effect::PointsPerPlaced { colour, points } => yellow += points * placed_of(colour),
+                Effect::PointsPerFullTerritory { size, points } => {
+                    yellow += points * board.territories.iter().filter(|t| t.len() == size && filled(t)).count() as u32
+                }
+                Effect::PointsPerWorker => per_worker = true,
+                _ => {}
+            }
+        }
+        let workers = if per_worker { u32::from(self.workers) } else { u32::from(self.workers) / 2 };
+        Score { territories, colours, green, yellow, workers }
+    }
+}
+
+/// A score and its parts ("End of Game").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct Score {
+    /// Filled territories, by the chart.
+    pub territories: u32,
+    /// 1 per completed colour.
+    pub colours: u32,
+    /// 1 per placed green cube.
+    pub green: u32,
+    /// From yellow effects.
+    pub yellow: u32,
+    /// 1 per 2 workers (or per worker with the effect).
+    pub workers: u32,
+}
+
+impl Score {
+    /// The total.
+    pub fn total(&self) -> u32 {
+        self.territories + self.colours + self.green + self.yellow + self.workers
+    }
+
+    /// The rank by the rulebook's chart.
+    pub fn rank(&self) -> &'static str {
+        match self.total() {
+            0..=21 => "Novice",
+            22..=25 => "Apprentice",
+            26..=29 => "Journeyman",
+            30..=33 => "Expert",
+            _ => "Master",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::seq::IndexedRandom;
+    use rand::{RngExt, SeedableRng};
+
+    /// Random playouts from seeded instances: every generated move is legal by `play`, cubes
+    /// and cards are conserved, limits hold, and every game ends within the dice it has.
+    #[test]
+    fn random_playouts_keep_the_invariants() {
+        let catalogue = Catalogue::house();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        for seed in 0..300u64 {
+            let instance = Instance::from_seed(seed);
+            let rules = Rules { max_workers: rng.random_range(3..=8), max_turns: None };
+            let mut game = Game::new(&catalogue, &instance, rules);
+            let mut steps = 0;
+            while !game.is_over() {
+                let moves = game.legal_moves();
+                assert!(!moves.is_empty(), "seed {seed}: no legal move in a game not over");
+                let mv = *moves.choose(&mut rng).expect("non-empty");
+                game.play(mv).unwrap_or_else(|e| panic!("seed {seed}: generated move refused: {e}"));
+                steps += 1;
+                assert!(steps < 500, "seed {seed}: the game does not end");
+                // Cubes conserved: placed + inventory + supply = the counts.
+                for c in Colour::ALL {
+                    let placed = game.board().of_colour(c).filter(|&i| game.placed() >> i & 1 == 1).count() as u8;
+                    assert_eq!(placed + game.inventory()[c.index()] + game.supply(c), c.count() as u8);
+                }
+                if game.pending() != Some(Pending::Overflow) {
+                    assert!(game.inventory().iter().sum::<u8>() <= game.capacity());
+                }
+                assert!(game.workers() <= rules.max_workers);
+                // Cards conserved: board + deck + discard + tucked = 9.
+                assert_eq!(1 + game.deck.len() + game.discard.len() + game.tucked.len(), 9);
+            }
+            assert!(game.turn() <= super::super::instance::MAX_TURNS);
+            assert!(game.turn() >= 7, "seed {seed}: the first deck alone gives 7 turns");
+        }
+    }
+
+    /// An illegal move is refused and leaves the game unchanged.
+    #[test]
+    fn checked_play_refuses_and_keeps_the_game() {
+        let catalogue = Catalogue::house();
+        let instance = Instance::from_seed(3);
+        let mut game = Game::new(&catalogue, &instance, Rules::default());
+        let before = format!("{game:?}");
+        assert!(game.play(Move::Worker { die: 0 }).is_err(), "the start space comes first");
+        assert!(game.play(Move::Start { hex: 9 }).is_err() || game.board().hexes[9].colour == Colour::Yellow);
+        assert_eq!(format!("{game:?}"), before);
+    }
+
+    /// The rulebook's scoring example, on a house board: filled territories score by the chart,
+    /// completed colours 1 each, placed greens 1 each, a tucked "1 point for each placed white
+    /// cube" 1 per white, and 3 workers 1 point.
+    #[test]
+    fn scoring_follows_the_chart() {
+        let catalogue = Catalogue::house();
+        let white_card = catalogue
+            .cards
+            .iter()
+            .find(|c| c.market.effect == Effect::PointsPerPlaced { colour: Colour::White, points: 1 })
+            .map(|c| c.id)
+            .expect("the house set has the rulebook's white effect");
+        let instance = Instance::from_seed(1);
+        let mut game = Game::new(&catalogue, &instance, Rules::default());
+        let board = game.board().clone();
+        // Fill every white and yellow hex and every hex of the first green territory.
+        let mut placed = 0u32;
+        for i in board.of_colour(Colour::White).chain(board.of_colour(Colour::Yellow)) {
+            placed |= 1 << i;
+        }
+        let green_territory = board
+            .territories
+            .iter()
+            .find(|t| board.hexes[t[0]].colour == Colour::Green)
+            .expect("a green territory")
+            .clone();
+        for &i in &green_territory {
+            placed |= 1 << i;
+        }
+        game.placed = placed;
+        game.workers = 3;
+        game.tucked = vec![white_card];
+        let score = game.score();
+        let filled_points: u32 = board
+            .territories
+            .iter()
+            .filter(|t| t.iter().all(|&i| placed >> i & 1 == 1))
+            .map(|t| TERRITORY_POINTS[t.len()])
+            .sum();
+        let expected_territories = {
+            // White and yellow territories, all filled, plus the green one.
+            let of = |c: Colour| -> u32 {
+                board
+                    .territories
+                    .iter()
+                    .filter(|t| board.hexes[t[0]].colour == c)
+                    .map(|t| TERRITORY_POINTS[t.len()])
+                    .sum()
+            };
+            of(Colour::White) + of(Colour::Yellow) + TERRITORY_POINTS[green_territory.len()]
+        };
+        assert_eq!(score.territories, filled_points);
+        assert_eq!(score.territories, expected_territories);
+        let greens_full = green_territory.len() == 4;
+        assert_eq!(score.colours, 2 + u32::from(greens_full), "white and yellow completed");
+        assert_eq!(score.green, green_territory.len() as u32);
+        assert_eq!(score.yellow, 4, "four white cubes placed");
+        assert_eq!(score.workers, 1, "3 workers give 1 point");
+    }
+}
