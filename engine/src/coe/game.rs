@@ -423,7 +423,6 @@ impl<'c> Game<'c> {
     /// illegal move may leave the game inconsistent or panic on arithmetic overflow in debug
     /// builds.
     pub fn play_unchecked(&mut self, mv: Move) {
-        let board = self.board();
         match mv {
             Move::Start { hex } => {
                 self.placed |= 1 << hex;
@@ -458,7 +457,6 @@ impl<'c> Game<'c> {
                 self.pending.pop();
             }
         }
-        let _ = board;
         if self.pending.is_empty() && self.dice == [None, None] && self.started && !self.over {
             self.end_turn();
         }
@@ -527,8 +525,8 @@ impl<'c> Game<'c> {
                 return;
             }
             self.reshuffled = true;
-            let mut cards: Vec<u8> = self.discard.drain(..).collect();
-            cards.extend(self.deck.drain(..));
+            let mut cards: Vec<u8> = std::mem::take(&mut self.discard);
+            cards.append(&mut self.deck);
             let order = &self.instance.reshuffle;
             cards.sort_by_key(|c| order.iter().position(|x| x == c));
             // Top card first in `order`: the deck keeps its top last.
