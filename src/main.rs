@@ -5,6 +5,7 @@
 //! 2 bad input (a missing file, malformed or illegal content, a bad flag).
 #![forbid(unsafe_code)]
 
+mod coe;
 mod express01;
 mod input;
 
@@ -29,6 +30,9 @@ enum Game {
     /// Express 01, the card game of railway networks (Germany and USA maps).
     #[command(name = "express01")]
     Express01(express01::Args),
+    /// The Cubes of Europe, the solo dice game (in progress: instances and replays).
+    #[command(name = "coe")]
+    Coe(coe::Args),
 }
 
 fn main() -> ExitCode {
@@ -56,5 +60,6 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.game {
         Game::Express01(args) => express01::run(args),
+        Game::Coe(args) => coe::run(args),
     }
 }

@@ -3,4 +3,5 @@
 //! Every exact answer comes with a certificate that the engine checks on its own.
 #![forbid(unsafe_code)]
 
+pub mod coe;
 pub mod express01;

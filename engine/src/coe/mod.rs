@@ -5,15 +5,18 @@
 //! - [`catalogue`]: the card set (TOML) and the embedded house set.
 //! - [`instance`]: what a seed fixes: board card, deck order, reshuffle order, dice.
 //! - [`game`]: the rules as a state machine: legal moves, checked and fast play, scoring.
+//! - [`record`]: game records (JSON) that the engine replays and re-scores.
 
 pub mod card;
 pub mod catalogue;
 pub mod colour;
 pub mod game;
 pub mod instance;
+pub mod record;
 
 pub use card::{Board, Card, Effect, Market, Square};
 pub use catalogue::{Catalogue, ContentError, ContentProblem};
 pub use colour::Colour;
 pub use game::{Game, Move, Rules, Score};
 pub use instance::Instance;
+pub use record::{Record, ReplayError};

@@ -1,0 +1,6 @@
+//! The Cubes of Europe: the best score of a seed.
+//!
+//! - [`naive`]: a deliberately naive search over every line of play (no pruning, no table), the
+//!   reference the exact solver will be tested against on shortened games.
+
+pub mod naive;

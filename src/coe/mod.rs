@@ -1,0 +1,133 @@
+//! `signalbox coe ...`: The Cubes of Europe commands.
+
+use std::path::{Path, PathBuf};
+
+use clap::Subcommand;
+use serde_json::json;
+use signalbox_engine::coe::catalogue::{Catalogue, HOUSE_SET_LABEL, HOUSE_SET_TOML};
+use signalbox_engine::coe::{Instance, Record};
+
+use crate::input::{bad, read_text};
+
+/// The Cubes of Europe commands.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Everything a seed fixes: the board card, the market deck in order, the reshuffle order
+    /// and every die roll (docs/rules/cubes-of-europe.md; the derivation is in the engine's
+    /// `coe::instance`). The yellow start space stays the player's choice.
+    ///
+    /// Examples:
+    ///   signalbox coe instance --seed 1
+    ///   signalbox coe instance --seed 1 --json > game.json
+    #[command(verbatim_doc_comment)]
+    Instance(InstanceArgs),
+    /// Replays a game record (JSON: instance, rules, moves) with the rules engine and prints the
+    /// score it recomputes. An illegal move is named by its index.
+    Replay(ReplayArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct InstanceArgs {
+    /// The seed.
+    #[arg(long)]
+    seed: u64,
+    /// Print JSON (an instance, as game records and `--instance` files hold it).
+    #[arg(long)]
+    json: bool,
+    /// Content file (TOML, docs/formats/coe-content.md); default: the embedded house set.
+    #[arg(long, value_name = "FILE")]
+    content: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+struct ReplayArgs {
+    /// The game record.
+    record: PathBuf,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+    /// Content file (TOML); default: the embedded house set.
+    #[arg(long, value_name = "FILE")]
+    content: Option<PathBuf>,
+}
+
+/// Runs a Cubes of Europe command.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    match args.command {
+        Command::Instance(a) => instance(a),
+        Command::Replay(a) => replay(a),
+    }
+}
+
+fn load_content(path: Option<&Path>) -> anyhow::Result<Catalogue> {
+    let (label, text) = match path {
+        Some(p) => (p.display().to_string(), read_text(p)?),
+        None => (HOUSE_SET_LABEL.to_string(), HOUSE_SET_TOML.to_string()),
+    };
+    Catalogue::from_toml(&label, &text).map_err(|e| bad(e.to_string()))
+}
+
+fn name(catalogue: &Catalogue, id: u8) -> String {
+    catalogue.card(id).map_or_else(|| id.to_string(), |c| format!("{id} {}", c.name))
+}
+
+fn instance(a: InstanceArgs) -> anyhow::Result<()> {
+    let catalogue = load_content(a.content.as_deref())?;
+    let instance = Instance::from_seed(a.seed);
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&instance)?);
+        return Ok(());
+    }
+    println!("The Cubes of Europe · seed {}", a.seed);
+    println!("Content:   {}", catalogue.label());
+    println!("Board:     card {}", name(&catalogue, instance.board));
+    let names = |ids: &[u8]| ids.iter().map(|&i| name(&catalogue, i)).collect::<Vec<_>>().join(", ");
+    println!("Deck:      {} (top first; the first card starts the market)", names(&instance.deck));
+    println!("Reshuffle: {} (the cards then in the market, in this order)", names(&instance.reshuffle));
+    let dice: Vec<String> = instance.dice.iter().map(|d| format!("{}{}", d[0], d[1])).collect();
+    println!("Dice:      {} (one pair per turn)", dice.join(" "));
+    Ok(())
+}
+
+fn replay(a: ReplayArgs) -> anyhow::Result<()> {
+    let catalogue = load_content(a.content.as_deref())?;
+    let label = a.record.display().to_string();
+    let text = read_text(&a.record)?;
+    let record = Record::from_json(&label, &text).map_err(|e| bad(e.to_string()))?;
+    let (game, score) = record.replay(&catalogue, &label).map_err(|e| bad(e.to_string()))?;
+    if a.json {
+        let out = json!({
+            "score": score.total(),
+            "rank": score.rank(),
+            "breakdown": score,
+            "over": game.is_over(),
+            "turns": game.turn(),
+            "moves": record.moves.len(),
+        });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    println!(
+        "{label}: {} moves, {} turns{}",
+        record.moves.len(),
+        game.turn(),
+        if game.is_over() { ", game over" } else { ", game not over (score so far)" }
+    );
+    println!(
+        "Score {} ({}): territories {}, completed colours {}, green cubes {}, yellow effects {}, workers {}",
+        score.total(),
+        score.rank(),
+        score.territories,
+        score.colours,
+        score.green,
+        score.yellow,
+        score.workers
+    );
+    Ok(())
+}
