@@ -208,6 +208,11 @@ impl<'c> Game<'c> {
         self.effects().any(|x| x == e)
     }
 
+    /// Whether the start space has been chosen.
+    pub fn is_started(&self) -> bool {
+        self.started
+    }
+
     /// Whether the game is over.
     pub fn is_over(&self) -> bool {
         self.over
@@ -547,6 +552,39 @@ impl<'c> Game<'c> {
             }
         }
         self.begin_turn();
+    }
+
+    /// A compact identity of the position, for search: two games of the same instance and rules
+    /// with the same key have the same future. It packs the placed cubes, the inventory, the
+    /// workers, the turn, the market piles (their cards: the order of each pile follows from
+    /// the instance), the tucked cards (their effects), the dice still to use, the pending
+    /// choices, and the turn's yellow count and free shift.
+    pub fn key(&self) -> u128 {
+        let mask = |cards: &[u8]| cards.iter().fold(0u128, |m, &c| m | 1 << (c - 1));
+        let mut k = u128::from(self.placed); // 19 bits
+        let mut put = |value: u128, bits: u32| {
+            k = (k << bits) | value;
+        };
+        for n in self.inventory {
+            put(u128::from(n), 3);
+        }
+        put(u128::from(self.workers), 4);
+        put(self.turn as u128, 5);
+        put(mask(&self.discard), 9);
+        put(mask(&self.tucked), 9);
+        put(u128::from(self.reshuffled), 1);
+        for d in self.dice {
+            put(u128::from(d.unwrap_or(0)), 3);
+        }
+        put(self.pending.len() as u128, 2);
+        for p in &self.pending {
+            put(*p as u128, 2);
+        }
+        put(u128::from(self.yellows), 2);
+        put(u128::from(self.free_shift_used), 1);
+        put(u128::from(self.started), 1);
+        put(u128::from(self.over), 1);
+        k
     }
 
     /// The score as if the game ended now ("End of Game"), with its parts.

@@ -1,6 +1,8 @@
 //! The Cubes of Europe: the best score of a seed.
 //!
+//! - [`exact`]: the exact best score by dynamic programming over turn-start positions.
 //! - [`naive`]: a deliberately naive search over every line of play (no pruning, no table), the
 //!   reference the exact solver will be tested against on shortened games.
 
+pub mod exact;
 pub mod naive;
