@@ -208,6 +208,40 @@ impl<'c> Game<'c> {
         self.effects().any(|x| x == e)
     }
 
+    /// The card set.
+    pub fn catalogue(&self) -> &'c Catalogue {
+        self.catalogue
+    }
+
+    /// The rule options.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The cards in the market piles (deck and discard), which may still be tucked.
+    pub fn market_cards(&self) -> impl Iterator<Item = u8> + '_ {
+        self.deck.iter().chain(&self.discard).copied()
+    }
+
+    /// The most turns still to be played, counting this one if it has begun: the deck's cards
+    /// (one moves each turn), then at most one fewer than the cards left for the reshuffle, never
+    /// beyond the dice or a shortened game's end.
+    pub fn turns_left_at_most(&self) -> usize {
+        if self.over {
+            return 0;
+        }
+        let by_deck = if self.reshuffled {
+            self.deck.len()
+        } else {
+            // After this deck, the reshuffled deck holds every market card but one (the first
+            // market card), and cards tucked by then are gone.
+            self.deck.len() + (self.deck.len() + self.discard.len()).saturating_sub(1)
+        };
+        let by_dice = self.instance.dice.len().saturating_sub(self.turn);
+        let by_rules = self.rules.max_turns.map_or(usize::MAX, |m| m.saturating_sub(self.turn));
+        by_deck.min(by_dice).min(by_rules)
+    }
+
     /// Whether the start space has been chosen.
     pub fn is_started(&self) -> bool {
         self.started

@@ -1,8 +1,10 @@
 //! The Cubes of Europe: the best score of a seed.
 //!
+//! - [`bound`]: an admissible upper bound on the final score from a position.
 //! - [`exact`]: the exact best score by dynamic programming over turn-start positions.
 //! - [`naive`]: a deliberately naive search over every line of play (no pruning, no table), the
 //!   reference the exact solver will be tested against on shortened games.
 
+pub mod bound;
 pub mod exact;
 pub mod naive;
