@@ -89,7 +89,7 @@ impl Bb {
         }
         let mut outcomes: Vec<(u32, Game<'_>, Vec<Move>)> =
             turn_outcomes(game).into_iter().map(|(g, m)| (upper_bound(&g), g, m)).collect();
-        outcomes.sort_by(|a, b| b.0.cmp(&a.0));
+        outcomes.sort_by_key(|o| std::cmp::Reverse(o.0));
         let mut value = 0;
         let mut complete = true;
         for (bound, child, moves) in outcomes {
