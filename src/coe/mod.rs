@@ -18,8 +18,10 @@ pub struct Args {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Everything a seed fixes: the board card, the market deck in order, the reshuffle order
-    /// and every die roll (docs/rules/cubes-of-europe.md; the derivation is in the engine's
+    /// Everything a seed fixes: board card, deck order, reshuffle order, dice.
+    ///
+    /// The seed draws the board card, the market deck in order, the reshuffle order and every
+    /// die roll (docs/rules/cubes-of-europe.md; the derivation is in the engine's
     /// `coe::instance`). The yellow start space stays the player's choice.
     ///
     /// Examples:
@@ -27,8 +29,10 @@ enum Command {
     ///   signalbox coe instance --seed 1 --json > game.json
     #[command(verbatim_doc_comment)]
     Instance(InstanceArgs),
-    /// Replays a game record (JSON: instance, rules, moves) with the rules engine and prints the
-    /// score it recomputes. An illegal move is named by its index.
+    /// Replays a game record and prints the score the rules engine recomputes.
+    ///
+    /// A record is JSON: `instance` (as `coe instance --json` prints it), `rules`
+    /// (`max_workers`, optional `max_turns`) and `moves`. An illegal move is named by its index.
     Replay(ReplayArgs),
 }
 
