@@ -31,6 +31,10 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, measurement::WallTime};
 use serde_json::{Value, json};
+
+#[path = "support/criterion_dir.rs"]
+mod criterion_dir;
+use criterion_dir::criterion_dir;
 use signalbox_engine::express01::card::CompanyId;
 use signalbox_engine::express01::catalogue::Catalogue;
 use signalbox_engine::express01::network::{Network, StationRef};
@@ -87,18 +91,6 @@ struct Skip {
 
 /// What an answer is compared on: payout, cards, station sequence.
 type Key = Option<(u32, u32, Vec<StationRef>)>;
-
-/// The criterion output directory, as criterion finds it (`$CRITERION_HOME`,
-/// `$CARGO_TARGET_DIR/criterion`, else `target/criterion` of this workspace).
-fn criterion_dir() -> PathBuf {
-    if let Some(home) = std::env::var_os("CRITERION_HOME") {
-        return PathBuf::from(home);
-    }
-    if let Some(target) = std::env::var_os("CARGO_TARGET_DIR") {
-        return PathBuf::from(target).join("criterion");
-    }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target").join("criterion")
-}
 
 /// Whether this is a measuring run (`cargo bench`), not a test (`cargo test --benches`,
 /// `cargo bench -- --test`), a listing or a profile: only then are the side files written.

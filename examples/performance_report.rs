@@ -17,22 +17,16 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+#[path = "../benches/support/criterion_dir.rs"]
+mod criterion_dir;
+use criterion_dir::criterion_dir;
+
 /// The commands that regenerate the report, as the report states them.
 const COMMANDS: &str = "cargo bench --bench express01_route\ncargo run --release --example performance_report";
 
 /// The targets of the issue.
 const GERMANY_TARGET_NS: f64 = 1e6;
 const RATIO_TARGET: f64 = 100.0;
-
-fn criterion_dir() -> PathBuf {
-    if let Some(home) = std::env::var_os("CRITERION_HOME") {
-        return PathBuf::from(home);
-    }
-    if let Some(target) = std::env::var_os("CARGO_TARGET_DIR") {
-        return PathBuf::from(target).join("criterion");
-    }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target").join("criterion")
-}
 
 fn read_json(path: &Path) -> Option<Value> {
     let text = std::fs::read_to_string(path).ok()?;

@@ -33,6 +33,15 @@ pub fn read_text(path: &Path) -> anyhow::Result<String> {
     })
 }
 
+/// The text of the file the user named, or else an embedded default, with the label that names
+/// it in messages.
+pub fn text_or_embedded(path: Option<&Path>, label: &str, embedded: &str) -> anyhow::Result<(String, String)> {
+    match path {
+        Some(p) => Ok((p.display().to_string(), read_text(p)?)),
+        None => Ok((label.to_string(), embedded.to_string())),
+    }
+}
+
 /// Writes an output file, refusing to replace an existing one unless `force` is set.
 pub fn write_new(path: &Path, text: &str, force: bool) -> anyhow::Result<()> {
     if path.exists() && !force {

@@ -7,7 +7,7 @@ use serde_json::json;
 use signalbox_engine::coe::catalogue::{Catalogue, HOUSE_SET_LABEL, HOUSE_SET_TOML};
 use signalbox_engine::coe::{Instance, Record};
 
-use crate::input::{bad, read_text};
+use crate::input::{bad, read_text, text_or_embedded};
 
 /// The Cubes of Europe commands.
 #[derive(clap::Args, Debug)]
@@ -70,10 +70,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 fn load_content(path: Option<&Path>) -> anyhow::Result<Catalogue> {
-    let (label, text) = match path {
-        Some(p) => (p.display().to_string(), read_text(p)?),
-        None => (HOUSE_SET_LABEL.to_string(), HOUSE_SET_TOML.to_string()),
-    };
+    let (label, text) = text_or_embedded(path, HOUSE_SET_LABEL, HOUSE_SET_TOML)?;
     Catalogue::from_toml(&label, &text).map_err(|e| bad(e.to_string()))
 }
 

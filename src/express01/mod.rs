@@ -10,7 +10,7 @@ use signalbox_engine::express01::catalogue::{Catalogue, HOUSE_SET_LABEL, HOUSE_S
 use signalbox_engine::express01::position::{Position, PositionError};
 use signalbox_engine::express01::route::LengthRule;
 
-use crate::input::{bad, read_text};
+use crate::input::{bad, read_text, text_or_embedded};
 
 /// Express 01 commands.
 #[derive(clap::Args, Debug)]
@@ -88,10 +88,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// Loads the content: the file given, or the embedded house set.
 pub fn load_content(path: Option<&Path>) -> anyhow::Result<(String, Catalogue)> {
-    let (label, text) = match path {
-        Some(p) => (p.display().to_string(), read_text(p)?),
-        None => (HOUSE_SET_LABEL.to_string(), HOUSE_SET_TOML.to_string()),
-    };
+    let (label, text) = text_or_embedded(path, HOUSE_SET_LABEL, HOUSE_SET_TOML)?;
     let catalogue = Catalogue::from_toml(&label, &text).map_err(|e| bad(e.to_string()))?;
     Ok((label, catalogue))
 }
