@@ -5,9 +5,21 @@
 //! 2 bad input (a missing file, malformed or illegal content, a bad flag).
 #![forbid(unsafe_code)]
 
+/// Prints a line to standard output (see [`output::line`]): like `println!`, but a closed pipe
+/// ends the program quietly instead of panicking.
+macro_rules! say {
+    () => {
+        $crate::output::line(format_args!(""))
+    };
+    ($($arg:tt)*) => {
+        $crate::output::line(format_args!($($arg)*))
+    };
+}
+
 mod coe;
 mod express01;
 mod input;
+mod output;
 
 use std::process::ExitCode;
 

@@ -82,17 +82,17 @@ fn instance(a: InstanceArgs) -> anyhow::Result<()> {
     let catalogue = load_content(a.content.as_deref())?;
     let instance = Instance::from_seed(a.seed);
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&instance)?);
+        say!("{}", serde_json::to_string_pretty(&instance)?);
         return Ok(());
     }
-    println!("The Cubes of Europe · seed {}", a.seed);
-    println!("Content:   {}", catalogue.label());
-    println!("Board:     card {}", name(&catalogue, instance.board));
+    say!("The Cubes of Europe · seed {}", a.seed);
+    say!("Content:   {}", catalogue.label());
+    say!("Board:     card {}", name(&catalogue, instance.board));
     let names = |ids: &[u8]| ids.iter().map(|&i| name(&catalogue, i)).collect::<Vec<_>>().join(", ");
-    println!("Deck:      {} (top first; the first card starts the market)", names(&instance.deck));
-    println!("Reshuffle: {} (the cards then in the market, in this order)", names(&instance.reshuffle));
+    say!("Deck:      {} (top first; the first card starts the market)", names(&instance.deck));
+    say!("Reshuffle: {} (the cards then in the market, in this order)", names(&instance.reshuffle));
     let dice: Vec<String> = instance.dice.iter().map(|d| format!("{}{}", d[0], d[1])).collect();
-    println!("Dice:      {} (one pair per turn)", dice.join(" "));
+    say!("Dice:      {} (one pair per turn)", dice.join(" "));
     Ok(())
 }
 
@@ -111,16 +111,16 @@ fn replay(a: ReplayArgs) -> anyhow::Result<()> {
             "turns": game.turn(),
             "moves": record.moves.len(),
         });
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        say!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(());
     }
-    println!(
+    say!(
         "{label}: {} moves, {} turns{}",
         record.moves.len(),
         game.turn(),
         if game.is_over() { ", game over" } else { ", game not over (score so far)" }
     );
-    println!(
+    say!(
         "Score {} ({}): territories {}, completed colours {}, green cubes {}, yellow effects {}, workers {}",
         score.total(),
         score.rank(),

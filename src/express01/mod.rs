@@ -109,13 +109,9 @@ pub fn load_position<'c>(path: Option<&Path>, catalogue: &'c Catalogue) -> anyho
 fn check(sources: &Sources) -> anyhow::Result<()> {
     let (content_label, catalogue) = load_content(sources.content.as_deref())?;
     let (label, position) = load_position(sources.position.as_deref(), &catalogue)?;
-    println!("{content_label}: {} cards, maps {}", catalogue.cards().count(), {
+    say!("{content_label}: {} cards, maps {}", catalogue.cards().count(), {
         catalogue.maps.iter().map(|m| m.id.as_str()).collect::<Vec<_>>().join(", ")
     });
-    println!(
-        "{label}: a legal Express 01 position on map {} with {} players",
-        position.map().id,
-        position.players().len()
-    );
+    say!("{label}: a legal Express 01 position on map {} with {} players", position.map().id, position.players().len());
     Ok(())
 }

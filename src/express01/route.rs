@@ -149,30 +149,29 @@ pub fn run(args: RouteArgs) -> anyhow::Result<()> {
             })).collect::<Vec<_>>(),
             "search": { "nodes": answer.nodes, "seconds": elapsed.as_secs_f64() },
         });
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        say!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(());
     }
 
-    println!("Express 01 · bonus route");
-    println!("Content:  {}", catalogue.label());
-    println!("Position: {position_label} (map {})", position.map().name);
-    println!(
-        "Payment:  {company} train, started by {player}{}; {issued} {company} shares issued, so at most {max_cards} cards{} (length rule: {})",
+    say!("Express 01 · bonus route");
+    say!("Content:  {}", catalogue.label());
+    say!("Position: {position_label} (map {})", position.map().name);
+    say!(
+        "Payment:  {company} train, started by {player}{}; {issued} {company} share{} issued, so at most {max_cards} card{}{} (length rule: {})",
         if payment.use_black_engine { " with the black engine" } else { "" },
+        if issued == 1 { "" } else { "s" },
+        if max_cards == 1 { "" } else { "s" },
         if args.shares.is_some() { " (--shares)" } else { "" },
         rules.length.name()
     );
-    println!();
+    say!();
     let Some(best) = routes.first() else {
         if answer.proven {
-            println!(
+            say!(
                 "No legal route: no two stations, one of them {company}, are joined within {max_cards} cards. Payout 0."
             );
         } else {
-            println!(
-                "No route found before the time limit; no route pays more than {} (not proven).",
-                answer.upper_bound
-            );
+            say!("No route found before the time limit; no route pays more than {} (not proven).", answer.upper_bound);
         }
         return Ok(());
     };
@@ -181,8 +180,8 @@ pub fn run(args: RouteArgs) -> anyhow::Result<()> {
     } else {
         format!("NOT PROVEN: time limit reached; no route pays more than {}", answer.upper_bound)
     };
-    println!("Best route ({status}): payout {}, {} cards", best.score.payout, best.score.cards);
-    println!("  {}", route_line(&network, &best.score));
+    say!("Best route ({status}): payout {}, {} cards", best.score.payout, best.score.cards);
+    say!("  {}", route_line(&network, &best.score));
     let mut table = Table::new();
     table.load_preset(UTF8_FULL_CONDENSED).set_header(vec!["#", "station", "city", "company", "+1", "pays"]);
     for (i, s) in best.score.stations.iter().enumerate() {
@@ -196,12 +195,12 @@ pub fn run(args: RouteArgs) -> anyhow::Result<()> {
             s.value.to_string(),
         ]);
     }
-    println!("{table}");
+    say!("{table}");
     let bonuses = best.score.stations.iter().filter(|s| s.bonus).count();
-    println!("Payout: {} stations + {bonuses} bonus = {}", best.score.stations.len(), best.score.payout);
-    println!("Cells:  {}", cell_labels(&network, &best.score).join(" → "));
-    println!();
-    println!("Cards received (order of payment: {player} first, then by turn order):");
+    say!("Payout: {} stations + {bonuses} bonus = {}", best.score.stations.len(), best.score.payout);
+    say!("Cells:  {}", cell_labels(&network, &best.score).join(" → "));
+    say!();
+    say!("Cards received (order of payment: {player} first, then by turn order):");
     let mut order: Vec<usize> = (0..holders.len()).collect();
     let start = holders[payment.player].turn_order;
     order.sort_by_key(|&i| (holders[i].turn_order < start, holders[i].turn_order));
@@ -213,7 +212,7 @@ pub fn run(args: RouteArgs) -> anyhow::Result<()> {
             if h.shares == 1 { "" } else { "s" },
             if h.black_engine { " + black engine" } else { "" }
         );
-        println!(
+        say!(
             "  {:<12} turn order {}  {shares:<10} → {} card{}",
             h.name,
             h.turn_order,
@@ -222,8 +221,8 @@ pub fn run(args: RouteArgs) -> anyhow::Result<()> {
         );
     }
     if routes.len() > 1 {
-        println!();
-        println!("The {} best routes:", routes.len());
+        say!();
+        say!("The {} best routes:", routes.len());
         let mut table = Table::new();
         table.load_preset(UTF8_FULL_CONDENSED).set_header(vec!["rank", "payout", "cards", "stations"]);
         for (i, r) in routes.iter().enumerate() {
@@ -234,16 +233,16 @@ pub fn run(args: RouteArgs) -> anyhow::Result<()> {
                 station_labels(&network, &r.score).join(" - "),
             ]);
         }
-        println!("{table}");
+        say!("{table}");
     }
-    println!();
-    println!(
+    say!();
+    say!(
         "Search: {} nodes in {:.1} ms; certificate checked by the rules engine.",
         answer.nodes,
         elapsed.as_secs_f64() * 1e3
     );
     if let Some(path) = &args.svg {
-        println!("Picture: {}", path.display());
+        say!("Picture: {}", path.display());
     }
     Ok(())
 }
