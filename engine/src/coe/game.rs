@@ -798,3 +798,142 @@ mod tests {
         assert_eq!(score.workers, 1, "3 workers give 1 point");
     }
 }
+
+/// Rule details, each on a position set up by hand.
+#[cfg(test)]
+mod rule_tests {
+    use super::*;
+
+    fn setup(catalogue: &Catalogue, instance: &Instance) -> Game<'static> {
+        // Leaked for the test's lifetime: a game borrows its catalogue and instance.
+        let catalogue: &'static Catalogue = Box::leak(Box::new(catalogue.clone()));
+        let instance: &'static Instance = Box::leak(Box::new(instance.clone()));
+        let mut game = Game::new(catalogue, instance, Rules::default());
+        let start = game.board().of_colour(Colour::Yellow).next().expect("a yellow hex");
+        game.play(Move::Start { hex: start as u8 }).expect("start");
+        game
+    }
+
+    /// A hex of `colour` touching a placed cube, if any.
+    fn touching(game: &Game<'_>, colour: Colour) -> Option<usize> {
+        let board = game.board();
+        (0..board.hexes.len()).find(|&i| {
+            board.hexes[i].colour == colour
+                && game.placed >> i & 1 == 0
+                && board.neighbours[i].iter().any(|&n| game.placed >> n & 1 == 1)
+        })
+    }
+
+    #[test]
+    fn turning_a_die_costs_a_worker_a_step_and_wraps_from_six_to_one() {
+        let game = setup(&Catalogue::house(), &Instance::from_seed(1));
+        let mut g = game.clone();
+        g.workers = 1;
+        assert_eq!(g.shift_cost(6, 1), Some(1), "6 turns to 1 in one step");
+        assert_eq!(g.shift_cost(1, 6), Some(1));
+        assert_eq!(g.shift_cost(2, 4), None, "two steps need two workers");
+        g.workers = 3;
+        assert_eq!(g.shift_cost(2, 5), Some(3));
+        assert_eq!(g.shift_cost(4, 4), Some(0));
+    }
+
+    #[test]
+    fn red_opens_a_free_placement_and_white_a_market_colour() {
+        let catalogue = Catalogue::house();
+        for seed in 0..40 {
+            let game = setup(&catalogue, &Instance::from_seed(seed));
+            let Some(red) = touching(&game, Colour::Red) else { continue };
+            let mut g = game.clone();
+            g.inventory = [1, 0, 0, 1, 0]; // a red and a white cube
+            g.workers = 6;
+            let face = g.board().hexes[red].number;
+            g.play(Move::Place { die: 0, face, hex: red as u8 }).expect("the red hex touches the start");
+            assert_eq!(g.pending(), Some(Pending::Red));
+            let moves = g.legal_moves();
+            assert!(moves.contains(&Move::Pass));
+            assert!(moves.iter().all(|m| matches!(m, Move::Chain { .. } | Move::Pass)));
+            // Every offered hex is white (the only cube left), empty and touching a cube.
+            for m in &moves {
+                if let Move::Chain { hex } = *m {
+                    assert_eq!(g.board().hexes[usize::from(hex)].colour, Colour::White);
+                }
+            }
+            if let Some(Move::Chain { hex }) = moves.iter().find(|m| matches!(m, Move::Chain { .. })).copied() {
+                g.play(Move::Chain { hex }).expect("offered");
+                assert_eq!(g.pending(), Some(Pending::White), "the white cube's effect follows");
+                let takes: Vec<Colour> = g
+                    .legal_moves()
+                    .into_iter()
+                    .filter_map(|m| if let Move::Take { colour } = m { Some(colour) } else { None })
+                    .collect();
+                assert_eq!(takes, g.market_colours(), "white gains a colour shown in the market");
+                return;
+            }
+        }
+        panic!("no seed gave a red hex next to the start with a white hex beyond");
+    }
+
+    #[test]
+    fn a_full_inventory_returns_a_cube_of_the_players_choice() {
+        let mut g = setup(&Catalogue::house(), &Instance::from_seed(2));
+        g.inventory = [1, 1, 1, 0, 0];
+        g.gain_cube(Colour::White);
+        assert_eq!(g.pending(), Some(Pending::Overflow));
+        let returns: Vec<Move> = g.legal_moves();
+        assert_eq!(
+            returns,
+            vec![
+                Move::Return { colour: Colour::Red },
+                Move::Return { colour: Colour::Blue },
+                Move::Return { colour: Colour::Green },
+                Move::Return { colour: Colour::White },
+            ],
+            "any cube, the new one included"
+        );
+        g.play(Move::Return { colour: Colour::White }).expect("offered");
+        assert_eq!(g.inventory, [1, 1, 1, 0, 0]);
+    }
+
+    #[test]
+    fn two_yellows_tuck_two_cards_from_the_discard_top() {
+        let mut g = setup(&Catalogue::house(), &Instance::from_seed(4));
+        // After a few turns the discard holds several cards.
+        for _ in 0..3 {
+            g.dice = [None, None];
+            g.end_turn();
+        }
+        let discard_before = g.discard.clone();
+        assert!(discard_before.len() >= 2);
+        let moved_next = *g.deck.last().expect("cards left");
+        g.yellows = 2;
+        g.dice = [None, None];
+        g.end_turn();
+        let n = discard_before.len();
+        assert_eq!(g.tucked, vec![discard_before[n - 1], discard_before[n - 2]], "the top, then the next");
+        assert_eq!(g.discard.last(), Some(&moved_next), "then the deck's top card moves");
+    }
+
+    #[test]
+    fn the_reshuffle_follows_the_instance_and_deals_extras_for_empty_yellows() {
+        let catalogue = Catalogue::house();
+        let instance = Instance::from_seed(5);
+        let mut g = setup(&catalogue, &instance);
+        while !g.reshuffled {
+            g.dice = [None, None];
+            g.end_turn();
+        }
+        assert_eq!(g.turn, 7, "the first deck of 8 gives 7 turns");
+        // The deck and discard now hold the 8 market cards in the reshuffle order.
+        let mut now: Vec<u8> = g.discard.clone();
+        now.extend(g.deck.iter().rev());
+        let order: Vec<u8> = instance.reshuffle.iter().copied().filter(|&c| c != instance.board).collect();
+        assert_eq!(now, order);
+        // One card starts the market, then one per empty yellow hex (two: only the start is placed).
+        assert_eq!(g.discard.len(), 1 + 2);
+        while !g.is_over() {
+            g.dice = [None, None];
+            g.end_turn();
+        }
+        assert_eq!(g.turn, 7 + (8 - 3), "then the rest of the deck, a turn a card");
+    }
+}
