@@ -229,6 +229,38 @@ fn exponent(t1: f64, t2: f64, x1: f64, x2: f64) -> f64 {
     (t2 / t1).ln() / (x2 / x1).ln()
 }
 
+/// A table of how time grows: one row per `rows` value, a solver and a naive column per pair of
+/// neighbouring `across` values, each cell `stat(time before, time after, value before, value
+/// after)`, or a dash where a time is missing.
+fn growth_table<'r>(
+    w: &mut String,
+    label: &str,
+    rows: &[u64],
+    across: &[u64],
+    find: impl Fn(u64, u64) -> Option<&'r Row>,
+    stat: impl Fn(f64, f64, u64, u64) -> String,
+) {
+    let mut header = format!("| {label} |");
+    let mut rule = String::from("|---:|");
+    for pair in across.windows(2) {
+        let _ = write!(header, " solver {}→{} | naive {}→{} |", pair[0], pair[1], pair[0], pair[1]);
+        rule.push_str("---:|---:|");
+    }
+    let _ = writeln!(w, "{header}\n{rule}");
+    for &r in rows {
+        let mut line = format!("| {r} |");
+        for pair in across.windows(2) {
+            let (a, b) = (find(r, pair[0]), find(r, pair[1]));
+            let cell = |f: fn(&Row) -> Option<f64>| match (a.and_then(f), b.and_then(f)) {
+                (Some(t1), Some(t2)) => stat(t1, t2, pair[0], pair[1]),
+                _ => "–".into(),
+            };
+            let _ = write!(line, " {} | {} |", cell(Row::solver_ns), cell(Row::naive_ns));
+        }
+        let _ = writeln!(w, "{line}");
+    }
+}
+
 fn find(rows: &[Row], cards: u64, length: u64) -> Option<&Row> {
     rows.iter().find(|r| r.cards == cards && r.length == length)
 }
@@ -406,45 +438,18 @@ fn main() {
         "With the number of cards, at a fixed length: the exponent *k* in time ∝ cards^k between \
          neighbouring sizes (1 is linear).\n"
     );
-    let mut header = String::from("| length |");
-    let mut rule = String::from("|---:|");
-    for pair in cards.windows(2) {
-        let _ = write!(header, " solver {}→{} | naive {}→{} |", pair[0], pair[1], pair[0], pair[1]);
-        rule.push_str("---:|---:|");
-    }
-    let _ = writeln!(w, "{header}\n{rule}");
-    for &l in &lengths {
-        let mut line = format!("| {l} |");
-        for pair in cards.windows(2) {
-            let (a, b) = (find(&synthetic, pair[0], l), find(&synthetic, pair[1], l));
-            let k = |f: fn(&Row) -> Option<f64>| match (a.and_then(f), b.and_then(f)) {
-                (Some(t1), Some(t2)) => format!("{:.2}", exponent(t1, t2, pair[0] as f64, pair[1] as f64)),
-                _ => "–".into(),
-            };
-            let _ = write!(line, " {} | {} |", k(Row::solver_ns), k(Row::naive_ns));
-        }
-        let _ = writeln!(w, "{line}");
-    }
+    // Cards across, one row per length: the exponent between neighbouring sizes.
+    growth_table(
+        w,
+        "length",
+        &lengths,
+        &cards,
+        |l, c| find(&synthetic, c, l),
+        |t1, t2, c1, c2| format!("{:.2}", exponent(t1, t2, c1 as f64, c2 as f64)),
+    );
     let _ = writeln!(w, "\nWith the length, at a fixed size: the factor from one length to the next.\n");
-    let mut header = String::from("| cards |");
-    let mut rule = String::from("|---:|");
-    for pair in lengths.windows(2) {
-        let _ = write!(header, " solver {}→{} | naive {}→{} |", pair[0], pair[1], pair[0], pair[1]);
-        rule.push_str("---:|---:|");
-    }
-    let _ = writeln!(w, "{header}\n{rule}");
-    for &c in &cards {
-        let mut line = format!("| {c} |");
-        for pair in lengths.windows(2) {
-            let (a, b) = (find(&synthetic, c, pair[0]), find(&synthetic, c, pair[1]));
-            let f = |f: fn(&Row) -> Option<f64>| match (a.and_then(f), b.and_then(f)) {
-                (Some(t1), Some(t2)) => fmt_ratio(t2 / t1),
-                _ => "–".into(),
-            };
-            let _ = write!(line, " {} | {} |", f(Row::solver_ns), f(Row::naive_ns));
-        }
-        let _ = writeln!(w, "{line}");
-    }
+    // Lengths across, one row per size: the factor from one length to the next.
+    growth_table(w, "cards", &cards, &lengths, |c, l| find(&synthetic, c, l), |t1, t2, _, _| fmt_ratio(t2 / t1));
     let _ = writeln!(w);
     // A sentence on each, from the numbers.
     let short = lengths.first().copied().unwrap_or(0);
