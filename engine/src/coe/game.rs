@@ -13,6 +13,7 @@ use super::card::{Board, Effect, TERRITORY_POINTS};
 use super::catalogue::Catalogue;
 use super::colour::Colour;
 use super::instance::Instance;
+use super::stack::Stack;
 
 /// Rule options where players could reasonably differ, and the engine's shortened games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -106,9 +107,10 @@ impl fmt::Display for Move {
 }
 
 /// A choice an effect has opened, to be made before anything else.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Pending {
     /// Return a cube: the inventory holds more than it may.
+    #[default]
     Overflow,
     /// Red: place another cube, or pass.
     Red,
@@ -142,11 +144,11 @@ pub struct Game<'c> {
     /// Dice of this turn still to use.
     dice: [Option<u8>; 2],
     /// The market deck, top card last.
-    deck: Vec<u8>,
+    deck: Stack<u8, 9>,
     /// The market discard, top card last.
-    discard: Vec<u8>,
+    discard: Stack<u8, 9>,
     /// Cards tucked under the board, in order.
-    tucked: Vec<u8>,
+    tucked: Stack<u8, 9>,
     /// Whether the deck has been reshuffled.
     reshuffled: bool,
     /// Yellow cubes placed this turn.
@@ -154,7 +156,7 @@ pub struct Game<'c> {
     /// Whether the free shift (effect) was used this turn.
     free_shift_used: bool,
     /// Choices effects have opened, the last first.
-    pending: Vec<Pending>,
+    pending: Stack<Pending, 8>,
     started: bool,
     over: bool,
 }
@@ -163,8 +165,8 @@ impl<'c> Game<'c> {
     /// A new game: the board card laid, the market created from the instance's deck, the worker
     /// on 1 ("Setup"). The first move chooses the start space.
     pub fn new(catalogue: &'c Catalogue, instance: &'c Instance, rules: Rules) -> Game<'c> {
-        let mut deck: Vec<u8> = instance.deck.iter().rev().copied().collect();
-        let mut discard = Vec::new();
+        let mut deck: Stack<u8, 9> = instance.deck.iter().rev().copied().collect();
+        let mut discard = Stack::default();
         if let Some(top) = deck.pop() {
             discard.push(top);
         }
@@ -179,11 +181,11 @@ impl<'c> Game<'c> {
             dice: [None, None],
             deck,
             discard,
-            tucked: Vec::new(),
+            tucked: Stack::default(),
             reshuffled: false,
             yellows: 0,
             free_shift_used: false,
-            pending: Vec::new(),
+            pending: Stack::default(),
             started: false,
             over: false,
         }
@@ -201,7 +203,7 @@ impl<'c> Game<'c> {
 
     /// The effects in play (tucked cards).
     pub fn effects(&self) -> impl Iterator<Item = Effect> + '_ {
-        self.tucked.iter().map(|&id| self.card(id).market.effect)
+        self.tucked.as_slice().iter().map(|&id| self.card(id).market.effect)
     }
 
     fn has(&self, e: Effect) -> bool {
@@ -220,7 +222,7 @@ impl<'c> Game<'c> {
 
     /// The cards in the market piles (deck and discard), which may still be tucked.
     pub fn market_cards(&self) -> impl Iterator<Item = u8> + '_ {
-        self.deck.iter().chain(&self.discard).copied()
+        self.deck.as_slice().iter().chain(self.discard.as_slice()).copied()
     }
 
     /// The most turns still to be played, counting this one if it has begun: the deck's cards
@@ -274,7 +276,7 @@ impl<'c> Game<'c> {
 
     /// Cards tucked under the board.
     pub fn tucked(&self) -> &[u8] {
-        &self.tucked
+        self.tucked.as_slice()
     }
 
     /// The dice of this turn still to use.
@@ -284,12 +286,12 @@ impl<'c> Game<'c> {
 
     /// The market: the deck's top card and the discard's top card, where there are.
     pub fn market(&self) -> [Option<u8>; 2] {
-        [self.deck.last().copied(), self.discard.last().copied()]
+        [self.deck.last(), self.discard.last()]
     }
 
     /// The choice that must be made next, if an effect opened one.
     pub fn pending(&self) -> Option<Pending> {
-        self.pending.last().copied()
+        self.pending.last()
     }
 
     fn capacity(&self) -> u8 {
@@ -564,8 +566,9 @@ impl<'c> Game<'c> {
                 return;
             }
             self.reshuffled = true;
-            let mut cards: Vec<u8> = std::mem::take(&mut self.discard);
-            cards.append(&mut self.deck);
+            let mut cards: Vec<u8> = self.discard.as_slice().to_vec();
+            cards.extend_from_slice(self.deck.as_slice());
+            self.discard.clear();
             let order = &self.instance.reshuffle;
             cards.sort_by_key(|c| order.iter().position(|x| x == c));
             // Top card first in `order`: the deck keeps its top last.
@@ -604,14 +607,14 @@ impl<'c> Game<'c> {
         }
         put(u128::from(self.workers), 4);
         put(self.turn as u128, 5);
-        put(mask(&self.discard), 9);
-        put(mask(&self.tucked), 9);
+        put(mask(self.discard.as_slice()), 9);
+        put(mask(self.tucked.as_slice()), 9);
         put(u128::from(self.reshuffled), 1);
         for d in self.dice {
             put(u128::from(d.unwrap_or(0)), 3);
         }
         put(self.pending.len() as u128, 2);
-        for p in &self.pending {
+        for p in self.pending.as_slice() {
             put(*p as u128, 2);
         }
         put(u128::from(self.yellows), 2);
@@ -769,7 +772,7 @@ mod tests {
         }
         game.placed = placed;
         game.workers = 3;
-        game.tucked = vec![white_card];
+        game.tucked = [white_card].into_iter().collect();
         let score = game.score();
         let filled_points: u32 = board
             .territories
@@ -902,15 +905,15 @@ mod rule_tests {
             g.dice = [None, None];
             g.end_turn();
         }
-        let discard_before = g.discard.clone();
+        let discard_before = g.discard.as_slice().to_vec();
         assert!(discard_before.len() >= 2);
-        let moved_next = *g.deck.last().expect("cards left");
+        let moved_next = g.deck.last().expect("cards left");
         g.yellows = 2;
         g.dice = [None, None];
         g.end_turn();
         let n = discard_before.len();
-        assert_eq!(g.tucked, vec![discard_before[n - 1], discard_before[n - 2]], "the top, then the next");
-        assert_eq!(g.discard.last(), Some(&moved_next), "then the deck's top card moves");
+        assert_eq!(g.tucked.as_slice(), &[discard_before[n - 1], discard_before[n - 2]], "the top, then the next");
+        assert_eq!(g.discard.last(), Some(moved_next), "then the deck's top card moves");
     }
 
     #[test]
@@ -924,8 +927,8 @@ mod rule_tests {
         }
         assert_eq!(g.turn, 7, "the first deck of 8 gives 7 turns");
         // The deck and discard now hold the 8 market cards in the reshuffle order.
-        let mut now: Vec<u8> = g.discard.clone();
-        now.extend(g.deck.iter().rev());
+        let mut now: Vec<u8> = g.discard.as_slice().to_vec();
+        now.extend(g.deck.as_slice().iter().rev());
         let order: Vec<u8> = instance.reshuffle.iter().copied().filter(|&c| c != instance.board).collect();
         assert_eq!(now, order);
         // One card starts the market, then one per empty yellow hex (two: only the start is placed).

@@ -6,6 +6,7 @@
 //! - [`instance`]: what a seed fixes: board card, deck order, reshuffle order, dice.
 //! - [`game`]: the rules as a state machine: legal moves, checked and fast play, scoring.
 //! - [`record`]: game records (JSON) that the engine replays and re-scores.
+//! - [`stack`]: small inline stacks for the card piles and pending choices.
 
 pub mod card;
 pub mod catalogue;
@@ -13,6 +14,7 @@ pub mod colour;
 pub mod game;
 pub mod instance;
 pub mod record;
+pub mod stack;
 
 pub use card::{Board, Card, Effect, Market, Square};
 pub use catalogue::{Catalogue, ContentError, ContentProblem};
