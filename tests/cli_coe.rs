@@ -61,3 +61,38 @@ fn a_record_replays_and_a_bad_one_is_named() {
     assert_eq!(code, Some(2));
     assert!(err.contains("malformed.json:2:"), "{err}");
 }
+
+#[test]
+fn a_game_played_from_input_ends_and_its_record_replays_to_the_same_score() {
+    let dir = std::env::temp_dir().join(format!("signalbox-cli-coe-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let record = dir.join("game.json");
+    let _ = std::fs::remove_file(&record);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_signalbox"))
+        .args(["coe", "play", "--seed", "9", "--max-turns", "3", "--record", record.to_str().expect("path")])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().expect("stdin");
+        // Always the first listed move; a line that is not a move number is refused and asked again.
+        let _ = stdin.write_all("x\n".as_bytes());
+        for _ in 0..200 {
+            let _ = stdin.write_all(b"1\n");
+        }
+    }
+    let out = child.wait_with_output().expect("ends");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("is not a listed move number"), "{text}");
+    let line = text.lines().find(|l| l.starts_with("Game over")).expect("the game ends");
+    let played: u64 =
+        line.split("score ").nth(1).and_then(|s| s.split(' ').next()).and_then(|s| s.parse().ok()).expect("a score");
+    let (code, out, err) = run(&["coe", "replay", record.to_str().expect("path"), "--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let v: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(v["score"].as_u64(), Some(played));
+    assert_eq!(v["over"], true);
+}

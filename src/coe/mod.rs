@@ -9,6 +9,8 @@ use signalbox_engine::coe::{Instance, Record};
 
 use crate::input::{bad, read_text, text_or_embedded};
 
+mod play;
+
 /// The Cubes of Europe commands.
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -29,6 +31,9 @@ enum Command {
     ///   signalbox coe instance --seed 1 --json > game.json
     #[command(verbatim_doc_comment)]
     Instance(InstanceArgs),
+    /// Plays a seed in the terminal: the board is drawn, the legal moves listed; type a move's
+    /// number (one per line; lines can come from a file: `< moves.txt`), `q` to stop.
+    Play(play::PlayArgs),
     /// Replays a game record and prints the score the rules engine recomputes.
     ///
     /// A record is JSON: `instance` (as `coe instance --json` prints it), `rules`
@@ -66,6 +71,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     match args.command {
         Command::Instance(a) => instance(a),
         Command::Replay(a) => replay(a),
+        Command::Play(a) => {
+            let catalogue = load_content(a.content.as_deref())?;
+            play::run(a, &catalogue)
+        }
     }
 }
 
