@@ -129,15 +129,6 @@ fn replay(a: ReplayArgs) -> anyhow::Result<()> {
         game.turn(),
         if game.is_over() { ", game over" } else { ", game not over (score so far)" }
     );
-    say!(
-        "Score {} ({}): territories {}, completed colours {}, green cubes {}, yellow effects {}, workers {}",
-        score.total(),
-        score.rank(),
-        score.territories,
-        score.colours,
-        score.green,
-        score.yellow,
-        score.workers
-    );
+    say!("Score {score}");
     Ok(())
 }

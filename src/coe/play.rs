@@ -113,18 +113,7 @@ pub fn run(a: PlayArgs, catalogue: &Catalogue) -> anyhow::Result<()> {
     }
     say!("{}", draw(&game));
     let score = game.score();
-    say!(
-        "{} after {} turns: score {} ({}): territories {}, colours {}, green {}, yellow effects {}, workers {}",
-        if game.is_over() { "Game over" } else { "Stopped" },
-        game.turn(),
-        score.total(),
-        score.rank(),
-        score.territories,
-        score.colours,
-        score.green,
-        score.yellow,
-        score.workers
-    );
+    say!("{} after {} turns: score {score}", if game.is_over() { "Game over" } else { "Stopped" }, game.turn());
     if let Some(path) = &a.record {
         let record = Record { instance: instance.clone(), rules: rules.into(), moves };
         write_new(path, &serde_json::to_string_pretty(&record)?, a.force)?;

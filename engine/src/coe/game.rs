@@ -670,6 +670,23 @@ pub struct Score {
     pub workers: u32,
 }
 
+impl fmt::Display for Score {
+    /// The total, the rank and the parts, as outputs show them.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} ({}): territories {}, completed colours {}, green cubes {}, yellow effects {}, workers {}",
+            self.total(),
+            self.rank(),
+            self.territories,
+            self.colours,
+            self.green,
+            self.yellow,
+            self.workers
+        )
+    }
+}
+
 impl Score {
     /// The total.
     pub fn total(&self) -> u32 {
