@@ -42,7 +42,7 @@ enum Game {
     /// Express 01, the card game of railway networks (Germany and USA maps).
     #[command(name = "express01")]
     Express01(express01::Args),
-    /// The Cubes of Europe, the solo dice game (in progress: instances, play and replays).
+    /// The Cubes of Europe, the solo dice game: the proven best score of a seed, batches, play.
     #[command(name = "coe")]
     Coe(coe::Args),
 }

@@ -9,7 +9,9 @@ use signalbox_engine::coe::{Instance, Record};
 
 use crate::input::{bad, read_text, text_or_embedded};
 
+mod batch;
 mod play;
+mod solve;
 
 /// The Cubes of Europe commands.
 #[derive(clap::Args, Debug)]
@@ -34,6 +36,34 @@ enum Command {
     /// Plays a seed in the terminal: the board is drawn, the legal moves listed; type a move's
     /// number (one per line; lines can come from a file: `< moves.txt`), `q` to stop.
     Play(play::PlayArgs),
+    /// The proven maximum score of a seed (or an entered instance) and the line that reaches it.
+    ///
+    /// The search tries every decision of the game (the start space, every use of both dice,
+    /// every choice red, white and overflow open) and proves nothing scores more: a beam search
+    /// finds a first line, then branch and bound over turn positions with an admissible bound
+    /// cuts whatever cannot beat it. The line is replayed and re-scored by the rules engine
+    /// before it is printed. The perfect-score bound is the bound of the start, before search.
+    /// With --time-limit the best line found so far is printed with an upper bound, marked not
+    /// proven. One thread or many give the same score and line.
+    ///
+    /// Examples:
+    ///   signalbox coe solve --seed 1
+    ///   signalbox coe solve --seed 7 --time-limit 30 --json > best.json
+    ///   signalbox coe replay best.json
+    ///   signalbox coe instance --seed 3 --json > table.json   (edit the dice)
+    ///   signalbox coe solve --instance table.json
+    #[command(verbatim_doc_comment)]
+    Solve(solve::SolveArgs),
+    /// Solves a range of seeds: a progress bar, one JSON line per seed, then a summary (score
+    /// histogram, share of each rank, share winnable, solve times).
+    ///
+    /// With --out, each seed's line is appended as soon as it is solved, and a rerun with the
+    /// same file skips the seeds already there (so an interrupted batch resumes).
+    ///
+    /// Examples:
+    ///   signalbox coe batch --seeds 1..200 --out seeds.jsonl --time-limit 60
+    #[command(verbatim_doc_comment)]
+    Batch(batch::BatchArgs),
     /// Replays a game record and prints the score the rules engine recomputes.
     ///
     /// A record is JSON: `instance` (as `coe instance --json` prints it), `rules`
@@ -71,6 +101,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     match args.command {
         Command::Instance(a) => instance(a),
         Command::Replay(a) => replay(a),
+        Command::Solve(a) => {
+            let catalogue = load_content(a.content.as_deref())?;
+            solve::run(a, &catalogue)
+        }
+        Command::Batch(a) => {
+            let catalogue = load_content(a.content.as_deref())?;
+            batch::run(a, &catalogue)
+        }
         Command::Play(a) => {
             let catalogue = load_content(a.content.as_deref())?;
             play::run(a, &catalogue)

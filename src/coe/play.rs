@@ -4,7 +4,7 @@ use std::io::BufRead;
 use std::path::PathBuf;
 
 use signalbox_engine::coe::card::RADIUS;
-use signalbox_engine::coe::{Catalogue, Colour, Game, Instance, Move, Record, Rules};
+use signalbox_engine::coe::{Catalogue, Colour, Game, Move, Record, Rules};
 use signalbox_engine::grid::hex::hexagon_row;
 
 use crate::input::{bad, write_new};
@@ -12,9 +12,8 @@ use crate::input::{bad, write_new};
 /// Arguments of `coe play`.
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {
-    /// The seed.
-    #[arg(long)]
-    seed: u64,
+    #[command(flatten)]
+    source: super::solve::Source,
     /// End after this many turns (a shortened game).
     #[arg(long, value_name = "K")]
     max_turns: Option<usize>,
@@ -84,7 +83,7 @@ fn status(game: &Game<'_>, catalogue: &Catalogue) -> String {
 
 /// Plays a game from standard input: each line is the number of a listed move.
 pub fn run(a: PlayArgs, catalogue: &Catalogue) -> anyhow::Result<()> {
-    let instance = Instance::from_seed(a.seed);
+    let instance = a.source.load()?;
     let rules = Rules { max_turns: a.max_turns, ..Rules::default() };
     let mut game = Game::new(catalogue, &instance, rules);
     let mut moves: Vec<Move> = Vec::new();
@@ -115,7 +114,7 @@ pub fn run(a: PlayArgs, catalogue: &Catalogue) -> anyhow::Result<()> {
     let score = game.score();
     say!("{} after {} turns: score {score}", if game.is_over() { "Game over" } else { "Stopped" }, game.turn());
     if let Some(path) = &a.record {
-        let record = Record { instance: instance.clone(), rules: rules.into(), moves };
+        let record = Record::new(instance.clone(), rules, moves);
         write_new(path, &serde_json::to_string_pretty(&record)?, a.force)?;
         say!("Record: {}", path.display());
     }

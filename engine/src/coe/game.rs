@@ -244,6 +244,18 @@ impl<'c> Game<'c> {
         by_deck.min(by_dice).min(by_rules)
     }
 
+    /// The dice still to use: this turn's unused dice, then those of every later turn the game
+    /// can still last ([`Game::turns_left_at_most`]).
+    pub fn dice_ahead(&self) -> impl Iterator<Item = u8> + '_ {
+        let left = self.turns_left_at_most();
+        let begun = self.dice != [None, None];
+        let later = if begun { left.saturating_sub(1) } else { left };
+        let first_later = if begun { self.turn + 1 } else { self.turn };
+        let now = if begun { self.dice.iter().flatten().copied().collect() } else { Vec::new() };
+        now.into_iter()
+            .chain(self.instance.dice.iter().skip(first_later).take(later).flat_map(|pair| pair.iter().copied()))
+    }
+
     /// Whether the start space has been chosen.
     pub fn is_started(&self) -> bool {
         self.started
@@ -289,9 +301,34 @@ impl<'c> Game<'c> {
         [self.deck.last(), self.discard.last()]
     }
 
+    /// The market deck, its top card last.
+    pub fn deck(&self) -> &[u8] {
+        self.deck.as_slice()
+    }
+
+    /// The market discard, its top card last.
+    pub fn discard(&self) -> &[u8] {
+        self.discard.as_slice()
+    }
+
+    /// Whether the deck has been reshuffled (the second deck is in play).
+    pub fn is_reshuffled(&self) -> bool {
+        self.reshuffled
+    }
+
     /// The choice that must be made next, if an effect opened one.
     pub fn pending(&self) -> Option<Pending> {
         self.pending.last()
+    }
+
+    /// The choices effects have opened and not yet made, the next one last.
+    pub fn pending_all(&self) -> &[Pending] {
+        self.pending.as_slice()
+    }
+
+    /// Yellow cubes placed this turn: each tucks a card when the turn ends.
+    pub fn yellows_this_turn(&self) -> u8 {
+        self.yellows
     }
 
     fn capacity(&self) -> u8 {

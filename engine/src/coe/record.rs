@@ -47,6 +47,21 @@ pub struct Record {
     pub rules: RulesSetup,
     /// The moves, in order.
     pub moves: Vec<Move>,
+    /// The final score the moves reach, as a solver claims it: replay checks it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<u32>,
+    /// The rank of that score (carried, not checked).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rank: Option<String>,
+    /// Whether a solver proved that no line scores more (carried).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proven: Option<bool>,
+    /// A solver's bound: no line scores more than this (carried).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upper_bound: Option<u32>,
+    /// The instance's perfect-score bound (carried).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub perfect_bound: Option<u32>,
 }
 
 fn default_rules() -> RulesSetup {
@@ -67,6 +82,16 @@ pub enum ReplayError {
         /// What is wrong.
         message: String,
     },
+    /// The record claims a score its moves do not reach.
+    #[error("{file}: field `score`: the record claims {claimed} but its moves score {replayed}")]
+    Score {
+        /// The file.
+        file: String,
+        /// The claimed score.
+        claimed: u32,
+        /// The recomputed score.
+        replayed: u32,
+    },
     /// A move is illegal where it stands.
     #[error("{file}: field `moves[{index}]`: {error}")]
     Illegal {
@@ -80,6 +105,20 @@ pub enum ReplayError {
 }
 
 impl Record {
+    /// A record of moves with no claims.
+    pub fn new(instance: Instance, rules: Rules, moves: Vec<Move>) -> Record {
+        Record {
+            instance,
+            rules: rules.into(),
+            moves,
+            score: None,
+            rank: None,
+            proven: None,
+            upper_bound: None,
+            perfect_bound: None,
+        }
+    }
+
     /// Reads a record from JSON text; `file` names it in messages.
     pub fn from_json(file: &str, text: &str) -> Result<Record, ReplayError> {
         Ok(parse_json(file, text)?)
@@ -93,6 +132,9 @@ impl Record {
             game.play(mv).map_err(|error| ReplayError::Illegal { file: file.to_string(), index, error })?;
         }
         let score = game.score();
+        if let Some(claimed) = self.score.filter(|&c| c != score.total()) {
+            return Err(ReplayError::Score { file: file.to_string(), claimed, replayed: score.total() });
+        }
         Ok((game, score))
     }
 }
@@ -118,7 +160,7 @@ mod tests {
                 game.play(mv).expect("legal");
                 moves.push(mv);
             }
-            let record = Record { instance: instance.clone(), rules: Rules::default().into(), moves };
+            let record = Record::new(instance.clone(), Rules::default(), moves);
             let text = serde_json::to_string_pretty(&record).expect("serialises");
             let back = Record::from_json("r.json", &text).expect("reads back");
             assert_eq!(back, record);

@@ -177,7 +177,7 @@ mod tests {
             let bb = solve_bb(&game);
             assert_eq!(bb.score, dp.score, "seed {seed}");
             assert!(upper_bound(&game) >= dp.score, "seed {seed}: the bound is below the optimum");
-            let record = Record { instance: instance.clone(), rules: rules.into(), moves: bb.line.clone() };
+            let record = Record::new(instance.clone(), rules, bb.line.clone());
             let (end, score) = record.replay(&catalogue, "bb").expect("the line is legal");
             assert!(end.is_over());
             assert_eq!(score.total(), bb.score, "seed {seed}");
@@ -196,7 +196,7 @@ mod tests {
             let exact = solve(&game);
             let (naive, _) = super::super::naive::best(&game);
             assert_eq!(exact.score, naive, "seed {seed}");
-            let record = Record { instance: instance.clone(), rules: rules.into(), moves: exact.line.clone() };
+            let record = Record::new(instance.clone(), rules, exact.line.clone());
             let (end, score) = record.replay(&catalogue, "exact").expect("the line is legal");
             assert!(end.is_over());
             assert_eq!(score.total(), exact.score);

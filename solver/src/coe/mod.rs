@@ -2,9 +2,12 @@
 //!
 //! - [`bound`]: an admissible upper bound on the final score from a position.
 //! - [`exact`]: the exact best score by dynamic programming over turn-start positions.
+//! - [`search`]: the proven best score of a whole game, with its line: beam search for a first
+//!   line, then branch and bound over turn positions on threads, then the canonical line.
 //! - [`naive`]: a deliberately naive search over every line of play (no pruning, no table), the
 //!   reference the exact solver will be tested against on shortened games.
 
 pub mod bound;
 pub mod exact;
 pub mod naive;
+pub mod search;

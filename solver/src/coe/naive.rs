@@ -40,7 +40,7 @@ mod tests {
             let rules = Rules { max_turns: Some(2), ..Rules::default() };
             let game = Game::new(&catalogue, &instance, rules);
             let (score, line) = best(&game);
-            let record = Record { instance: instance.clone(), rules: rules.into(), moves: line };
+            let record = Record::new(instance.clone(), rules, line);
             let (end, replayed) = record.replay(&catalogue, "naive").expect("the line is legal");
             assert!(end.is_over());
             assert_eq!(replayed.total(), score, "seed {seed}");
