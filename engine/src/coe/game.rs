@@ -634,15 +634,22 @@ impl<'c> Game<'c> {
     /// the instance), the tucked cards (their effects), the dice still to use, the pending
     /// choices, and the turn's yellow count and free shift.
     pub fn key(&self) -> u128 {
+        let mut k = self.skeleton_key();
+        for n in self.inventory {
+            k = (k << 3) | u128::from(n);
+        }
+        (k << 4) | u128::from(self.workers)
+    }
+
+    /// The key without the inventory and the workers: positions alike in everything else. Of
+    /// two such positions, one holding every cube the other holds (and maybe more) and at
+    /// least as many workers scores at least as much (ruling S1).
+    pub fn skeleton_key(&self) -> u128 {
         let mask = |cards: &[u8]| cards.iter().fold(0u128, |m, &c| m | 1 << (c - 1));
         let mut k = u128::from(self.placed); // 19 bits
         let mut put = |value: u128, bits: u32| {
             k = (k << bits) | value;
         };
-        for n in self.inventory {
-            put(u128::from(n), 3);
-        }
-        put(u128::from(self.workers), 4);
         put(self.turn as u128, 5);
         put(mask(self.discard.as_slice()), 9);
         put(mask(self.tucked.as_slice()), 9);

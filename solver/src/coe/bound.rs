@@ -140,7 +140,7 @@ pub fn upper_bound(game: &Game<'_>) -> u32 {
             continue;
         }
         let highest = if size == n_cand { empty_yellows } else { lowest };
-        best = best.max(relaxed.best(&counts, &scoring, lowest, highest));
+        best = relaxed.best(&counts, &scoring, lowest, highest, best);
     }
     best
 }
@@ -324,7 +324,7 @@ impl Relaxed {
 
     /// The best relaxed score with these effects, with between `lowest` and `highest` yellows
     /// still placed.
-    fn best(&self, k: &Counts, scoring: &Scoring, lowest: u32, highest: u32) -> u32 {
+    fn best(&self, k: &Counts, scoring: &Scoring, lowest: u32, highest: u32, floor: u32) -> u32 {
         let territory = |size: usize| TERRITORY_POINTS[size] + scoring.full_bonus[size];
         let per_cube = |c: Colour| scoring.per_placed[c.index()] + u32::from(c == Colour::Green);
         let mut base = self.colours_complete;
@@ -348,7 +348,7 @@ impl Relaxed {
         });
         let len = |c: Colour| self.fillings[c.index()].len().trailing_zeros();
         let mult = 1 + u32::from(scoring.worker_bonus);
-        let mut best = 0;
+        let mut best = floor;
         for y in lowest..=highest.min(len(Colour::Yellow)) {
             let vy = tables[Colour::Yellow.index()][y as usize].unwrap_or(0);
             for r in 0..=len(Colour::Red) {
@@ -381,14 +381,19 @@ impl Relaxed {
                                     events += counts[c.index()];
                                 }
                             }
+                            let vg = tables[Colour::Green.index()][g as usize].unwrap_or(0);
+                            let cubes = base + vr + vw + vb + vg + vy;
+                            let most_workers = k.max_workers.max(k.workers);
+                            if cubes + if scoring.per_worker { most_workers } else { most_workers / 2 } <= best {
+                                continue; // even a full workers track would not beat the best
+                            }
                             let spent = k.costs.spend(die_places, need, whites);
                             let Some(workers) = (k.workers + events * mult).checked_sub(spent) else {
                                 continue;
                             };
-                            let workers = workers.min(k.max_workers.max(k.workers));
+                            let workers = workers.min(most_workers);
                             let worker_points = if scoring.per_worker { workers } else { workers / 2 };
-                            let vg = tables[Colour::Green.index()][g as usize].unwrap_or(0);
-                            best = best.max(base + worker_points + vr + vw + vb + vg + vy);
+                            best = best.max(cubes + worker_points);
                         }
                     }
                 }

@@ -79,6 +79,7 @@ struct Search {
     best: AtomicU32,
     best_line: Mutex<Vec<Move>>,
     table: Table,
+    dominance: Dominance,
     positions: std::sync::atomic::AtomicU64,
 }
 
@@ -112,6 +113,42 @@ impl Table {
     }
 }
 
+/// Per skeleton key ([`Game::skeleton_key`]): the inventories and workers searched, with an
+/// upper bound on their value. A position holding no more cubes (as a multiset) and no more
+/// workers than one of them is worth no more than it (ruling S1).
+struct Dominance {
+    shards: Vec<Mutex<HashMap<u128, Vec<([u8; 5], u8, u8)>>>>,
+}
+
+impl Dominance {
+    fn new() -> Dominance {
+        Dominance { shards: (0..SHARDS).map(|_| Mutex::new(HashMap::default())).collect() }
+    }
+
+    fn shard(&self, key: u128) -> &Mutex<HashMap<u128, Vec<([u8; 5], u8, u8)>>> {
+        let h = (key ^ (key >> 64)) as u64;
+        &self.shards[(h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize % SHARDS]
+    }
+
+    /// The lowest upper bound of a searched position dominating this one.
+    fn get(&self, game: &Game<'_>) -> Option<u32> {
+        let (inv, w) = (game.inventory(), game.workers());
+        let m = self.shard(game.skeleton_key()).lock().ok()?;
+        m.get(&game.skeleton_key())?
+            .iter()
+            .filter(|(i, ww, _)| *ww >= w && i.iter().zip(&inv).all(|(a, b)| a >= b))
+            .map(|e| u32::from(e.2))
+            .min()
+    }
+
+    fn put(&self, game: &Game<'_>, upper: u32) {
+        let key = game.skeleton_key();
+        if let Ok(mut m) = self.shard(key).lock() {
+            m.entry(key).or_default().push((game.inventory(), game.workers(), upper.min(255) as u8));
+        }
+    }
+}
+
 /// A child position with its bound and the moves reaching it.
 type Child<'c> = (u32, Game<'c>, Vec<Move>);
 
@@ -124,6 +161,7 @@ impl Search {
             best: AtomicU32::new(0),
             best_line: Mutex::new(Vec::new()),
             table: Table::new(),
+            dominance: Dominance::new(),
             positions: std::sync::atomic::AtomicU64::new(0),
         }
     }
@@ -196,7 +234,8 @@ impl Search {
     /// A position's children (every distinct outcome of its turn), highest bound first, ties in
     /// the engine's move order.
     fn children<'c>(&self, game: &Game<'c>) -> Vec<Child<'c>> {
-        let mut out: Vec<Child<'c>> = turn_outcomes(game).into_iter().map(|(g, m)| (self.bound(&g), g, m)).collect();
+        let outcomes = undominated(turn_outcomes(game));
+        let mut out: Vec<Child<'c>> = outcomes.into_iter().map(|(g, m)| (self.bound(&g), g, m)).collect();
         out.sort_by_key(|c| std::cmp::Reverse(c.0));
         out
     }
@@ -283,6 +322,10 @@ impl Search {
         if bound <= self.best.load(Ordering::Relaxed) || self.out_of_time() {
             return bound;
         }
+        if let Some(u) = self.dominance.get(game).filter(|&u| u <= self.best.load(Ordering::Relaxed)) {
+            self.table.put(game.key(), u);
+            return u;
+        }
         self.positions.fetch_add(1, Ordering::Relaxed);
         let mut upper = 0;
         for (cb, child, moves) in self.children(game) {
@@ -299,6 +342,7 @@ impl Search {
         }
         let upper = upper.min(bound);
         self.table.put(game.key(), upper);
+        self.dominance.put(game, upper);
         upper
     }
 
@@ -322,6 +366,21 @@ impl Search {
         }
         false
     }
+}
+
+/// Drops every outcome another outcome dominates (same skeleton, a cube multiset containing
+/// its own, at least its workers; ruling S1): the best of the rest is the best of all.
+fn undominated<'c>(outcomes: Vec<(Game<'c>, Vec<Move>)>) -> Vec<(Game<'c>, Vec<Move>)> {
+    let parts: Vec<(u128, [u8; 5], u8)> =
+        outcomes.iter().map(|(g, _)| (g.skeleton_key(), g.inventory(), g.workers())).collect();
+    let dominated = |i: usize| {
+        let (k, inv, w) = parts[i];
+        parts.iter().enumerate().any(|(j, &(kj, invj, wj))| {
+            j != i && kj == k && wj >= w && invj.iter().zip(&inv).all(|(a, b)| a >= b) && (invj, wj) != (inv, w)
+        })
+    };
+    let keep: Vec<bool> = (0..outcomes.len()).map(|i| !dominated(i)).collect();
+    outcomes.into_iter().zip(keep).filter_map(|(o, k)| k.then_some(o)).collect()
 }
 
 #[cfg(test)]
