@@ -62,7 +62,7 @@ fn parse_range(text: &str) -> anyhow::Result<(u64, u64)> {
 }
 
 /// The lines already in an output file; a malformed line is bad input (named by its number).
-fn read_done(path: &PathBuf) -> anyhow::Result<BTreeMap<u64, SeedLine>> {
+fn read_done(path: &std::path::Path) -> anyhow::Result<BTreeMap<u64, SeedLine>> {
     let mut done = BTreeMap::new();
     if !path.exists() {
         return Ok(done);

@@ -235,9 +235,14 @@ impl<'c> Game<'c> {
         let by_deck = if self.reshuffled {
             self.deck.len()
         } else {
-            // After this deck, the reshuffled deck holds every market card but one (the first
-            // market card), and cards tucked by then are gone.
-            self.deck.len() + (self.deck.len() + self.discard.len()).saturating_sub(1)
+            // The reshuffled deck holds the market cards then, less the one that starts the
+            // market and one per yellow hex then empty. Every yellow placed before then tucks a
+            // card (the piles are never empty) and fills a yellow hex, so the cards it leaves
+            // are at most the piles' cards now less the yellow hexes empty now and the tucks
+            // this turn still owes.
+            let empty_yellow = self.board().of_colour(Colour::Yellow).filter(|&i| self.placed >> i & 1 == 0).count();
+            let owed = usize::from(self.yellows);
+            self.deck.len() + (self.deck.len() + self.discard.len()).saturating_sub(1 + empty_yellow + owed)
         };
         let by_dice = self.instance.dice.len().saturating_sub(self.turn);
         let by_rules = self.rules.max_turns.map_or(usize::MAX, |m| m.saturating_sub(self.turn));
@@ -782,6 +787,20 @@ mod tests {
                     assert!(game.inventory().iter().sum::<u8>() <= game.capacity());
                 }
                 assert!(game.workers() <= rules.max_workers);
+                if !game.is_over() {
+                    let mut rest = game.clone();
+                    let (turn, bound) = (rest.turn(), rest.turns_left_at_most());
+                    while !rest.is_over() {
+                        rest.dice = [None, None];
+                        rest.pending.clear();
+                        rest.end_turn();
+                    }
+                    assert!(
+                        rest.turn() - turn <= bound,
+                        "seed {seed}: {} turns left, bound {bound}",
+                        rest.turn() - turn
+                    );
+                }
                 // Cards conserved: board + deck + discard + tucked = 9.
                 assert_eq!(1 + game.deck.len() + game.discard.len() + game.tucked.len(), 9);
             }

@@ -99,16 +99,14 @@ pub fn upper_bound(game: &Game<'_>) -> u32 {
     game.effects().for_each(|e| now.add(e));
     let yellows_now = u32::from(game.yellows_this_turn());
     let empty_yellows = empties[Colour::Yellow.index()].len() as u32;
+    let tucks = yellows_now + empty_yellows;
     let mut candidates: Vec<Effect> = Vec::new();
-    if yellows_now + empty_yellows > 0 {
-        for e in game.market_cards().filter_map(|id| game.catalogue().card(id)).map(|c| c.market.effect) {
-            if Scoring::matters(e) && !candidates.contains(&e) {
-                candidates.push(e);
-            }
+    for e in tuckable(game, tucks).into_iter().filter_map(|id| game.catalogue().card(id)).map(|c| c.market.effect) {
+        if Scoring::matters(e) && !candidates.contains(&e) {
+            candidates.push(e);
         }
     }
     let relaxed = Relaxed::new(game, &empties);
-    let tucks = yellows_now + empty_yellows;
     let counts = Counts {
         dice,
         held: game.inventory().map(u32::from),
@@ -251,6 +249,40 @@ impl DieCosts {
         }
         total
     }
+}
+
+/// The cards that `tucks` more tucks could take. A tuck takes the discard's top card at the end
+/// of a turn; earlier tucks only uncover cards below, so with `tucks` tucks in all, each takes
+/// one of the top `tucks` cards of the discard as it would be without them. Without them, the
+/// discard at the end of the turn `j` turns from now is today's discard plus the deck's top `j`
+/// cards; a turn beyond the current deck (the reshuffle still to come) could see any card.
+fn tuckable(game: &Game<'_>, tucks: u32) -> Vec<u8> {
+    if tucks == 0 {
+        return Vec::new();
+    }
+    let turns = game.turns_left_at_most();
+    let deck = game.deck();
+    if !game.is_reshuffled() && turns > deck.len() {
+        return game.market_cards().collect();
+    }
+    let mut pile: Vec<u8> = game.discard().to_vec();
+    let mut out: Vec<u8> = Vec::new();
+    for j in 0..turns {
+        if let Some(&moved) = j.checked_sub(1).and_then(|_| deck.len().checked_sub(j)).and_then(|i| deck.get(i)) {
+            pile.push(moved);
+        }
+        // With fewer cards in the discard than tucks, a tuck can take the deck's top card.
+        let mut view = pile.clone();
+        if let Some(&top) = deck.len().checked_sub(j + 1).and_then(|i| deck.get(i)) {
+            view.insert(0, top);
+        }
+        for &c in view.iter().rev().take(tucks as usize) {
+            if !out.contains(&c) {
+                out.push(c);
+            }
+        }
+    }
+    out
 }
 
 fn market_has(game: &Game<'_>, e: Effect) -> bool {

@@ -38,7 +38,7 @@ pub struct SolveOptions {
 
 impl Default for SolveOptions {
     fn default() -> Self {
-        SolveOptions { time_limit: None, threads: None, beam: 64 }
+        SolveOptions { time_limit: None, threads: None, beam: 512 }
     }
 }
 
@@ -57,6 +57,8 @@ pub struct Solved {
     pub perfect_bound: u32,
     /// Positions expanded by the proof.
     pub positions: u64,
+    /// The score of the beam search's line, the first incumbent.
+    pub beam_score: u32,
 }
 
 /// Solves a game: the best score reachable from `game`, with its line.
@@ -83,69 +85,70 @@ struct Search {
     positions: std::sync::atomic::AtomicU64,
 }
 
-/// Upper bounds on position values, by key, in shards so that threads rarely wait.
-struct Table {
-    shards: Vec<Mutex<HashMap<u128, u8>>>,
+/// A map by position key in shards, so that threads rarely wait for each other.
+struct Sharded<V> {
+    shards: Vec<Mutex<HashMap<u128, V>>>,
 }
 
 const SHARDS: usize = 64;
 
-impl Table {
-    fn new() -> Table {
-        Table { shards: (0..SHARDS).map(|_| Mutex::new(HashMap::default())).collect() }
+impl<V> Sharded<V> {
+    fn new() -> Sharded<V> {
+        Sharded { shards: (0..SHARDS).map(|_| Mutex::new(HashMap::default())).collect() }
     }
 
-    fn shard(&self, key: u128) -> &Mutex<HashMap<u128, u8>> {
+    /// Runs `f` on the shard holding `key`; `None` if a thread panicked holding it.
+    fn with<R>(&self, key: u128, f: impl FnOnce(&mut HashMap<u128, V>) -> R) -> Option<R> {
         let h = (key ^ (key >> 64)) as u64;
-        &self.shards[(h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize % SHARDS]
+        let shard = &self.shards[(h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize % SHARDS];
+        shard.lock().ok().map(|mut m| f(&mut m))
     }
+}
 
+/// Upper bounds on position values, by key.
+struct Table(Sharded<u8>);
+
+impl Table {
     fn get(&self, key: u128) -> Option<u32> {
-        self.shard(key).lock().ok().and_then(|m| m.get(&key).map(|&v| u32::from(v)))
+        self.0.with(key, |m| m.get(&key).map(|&v| u32::from(v))).flatten()
     }
 
     /// Records `value <= upper`, keeping the lower of two bounds.
     fn put(&self, key: u128, upper: u32) {
-        if let Ok(mut m) = self.shard(key).lock() {
-            let v = upper.min(255) as u8;
+        let v = upper.min(255) as u8;
+        self.0.with(key, |m| {
             m.entry(key).and_modify(|old| *old = (*old).min(v)).or_insert(v);
-        }
+        });
     }
 }
+
+/// A searched position's inventory, workers and upper bound, under its skeleton key.
+type Searched = ([u8; 5], u8, u8);
 
 /// Per skeleton key ([`Game::skeleton_key`]): the inventories and workers searched, with an
 /// upper bound on their value. A position holding no more cubes (as a multiset) and no more
 /// workers than one of them is worth no more than it (ruling S1).
-struct Dominance {
-    shards: Vec<Mutex<HashMap<u128, Vec<([u8; 5], u8, u8)>>>>,
-}
+struct Dominance(Sharded<Vec<Searched>>);
 
 impl Dominance {
-    fn new() -> Dominance {
-        Dominance { shards: (0..SHARDS).map(|_| Mutex::new(HashMap::default())).collect() }
-    }
-
-    fn shard(&self, key: u128) -> &Mutex<HashMap<u128, Vec<([u8; 5], u8, u8)>>> {
-        let h = (key ^ (key >> 64)) as u64;
-        &self.shards[(h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize % SHARDS]
-    }
-
     /// The lowest upper bound of a searched position dominating this one.
     fn get(&self, game: &Game<'_>) -> Option<u32> {
         let (inv, w) = (game.inventory(), game.workers());
-        let m = self.shard(game.skeleton_key()).lock().ok()?;
-        m.get(&game.skeleton_key())?
-            .iter()
-            .filter(|(i, ww, _)| *ww >= w && i.iter().zip(&inv).all(|(a, b)| a >= b))
-            .map(|e| u32::from(e.2))
-            .min()
+        let key = game.skeleton_key();
+        self.0
+            .with(key, |m| {
+                m.get(&key)?
+                    .iter()
+                    .filter(|(i, ww, _)| *ww >= w && i.iter().zip(&inv).all(|(a, b)| a >= b))
+                    .map(|e| u32::from(e.2))
+                    .min()
+            })
+            .flatten()
     }
 
     fn put(&self, game: &Game<'_>, upper: u32) {
         let key = game.skeleton_key();
-        if let Ok(mut m) = self.shard(key).lock() {
-            m.entry(key).or_default().push((game.inventory(), game.workers(), upper.min(255) as u8));
-        }
+        self.0.with(key, |m| m.entry(key).or_default().push((game.inventory(), game.workers(), upper.min(255) as u8)));
     }
 }
 
@@ -160,8 +163,8 @@ impl Search {
             timed_out: AtomicBool::new(false),
             best: AtomicU32::new(0),
             best_line: Mutex::new(Vec::new()),
-            table: Table::new(),
-            dominance: Dominance::new(),
+            table: Table(Sharded::new()),
+            dominance: Dominance(Sharded::new()),
             positions: std::sync::atomic::AtomicU64::new(0),
         }
     }
@@ -190,6 +193,7 @@ impl Search {
             proven,
             perfect_bound,
             positions: self.positions.load(Ordering::Relaxed),
+            beam_score,
         }
     }
 
@@ -248,8 +252,9 @@ impl Search {
         while !layer.is_empty() {
             let mut next: Vec<(u32, u32, Game<'_>, Vec<Move>)> = Vec::new();
             let mut seen: HashMap<u128, ()> = HashMap::default();
-            for (g, line) in &layer {
-                for (b, child, moves) in self.children(g) {
+            let expanded: Vec<Vec<Child<'_>>> = layer.par_iter().map(|(g, _)| self.children(g)).collect();
+            for ((_, line), children) in layer.iter().zip(expanded) {
+                for (b, child, moves) in children {
                     let mut l = line.clone();
                     l.extend(moves);
                     if child.is_over() {
