@@ -85,13 +85,17 @@ fn the_bound_is_never_below_the_best_score() {
     assert_eq!(checked, 300);
 }
 
-/// Two threads give the same score and the same line as one, on longer games.
+/// Two threads give the same score and the same line as one, on longer games and on whole
+/// games (seeds whose best line the proof finds beyond the beam's, and one where the beam's
+/// line is already best).
 #[test]
 fn one_thread_and_two_give_the_same_line() {
     let catalogue = Catalogue::house();
-    for seed in [1u64, 2, 3, 4] {
+    for (seed, max_turns) in
+        [(1u64, Some(6)), (2, Some(6)), (3, Some(6)), (4, Some(8)), (19, None), (5, None), (4, None)]
+    {
         let instance = Instance::from_seed(seed);
-        let rules = Rules { max_turns: Some(6), ..Rules::default() };
+        let rules = Rules { max_turns, ..Rules::default() };
         let game = Game::new(&catalogue, &instance, rules);
         let one = solve(&game, SolveOptions { threads: Some(1), ..SolveOptions::default() });
         let two = solve(&game, SolveOptions { threads: Some(2), ..SolveOptions::default() });

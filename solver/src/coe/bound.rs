@@ -188,30 +188,51 @@ impl DieCosts {
         let begun = game.dice() != [None, None];
         let unused = game.dice().iter().flatten().count();
         let deck = game.deck();
-        let all: Vec<u8> = game.market_cards().collect();
-        let mut place = Vec::new();
-        let mut gain: [Vec<u32>; 5] = Default::default();
-        for (k, v) in game.dice_ahead().enumerate() {
-            let turn = if begun { if k < unused { 0 } else { 1 + (k - unused) / 2 } } else { k / 2 };
-            let cards: Vec<u8> = if !game.is_reshuffled() && turn >= deck.len() {
-                all.clone()
-            } else {
-                let from = deck.len().saturating_sub(1 + turn);
-                game.discard().iter().chain(&deck[from..]).copied().collect()
-            };
-            let to_number = (1..=6u8).filter(|n| numbers >> n & 1 == 1).map(|n| steps(v, n)).min().unwrap_or(u32::MAX);
-            place.push(to_number.saturating_sub(free));
-            for c in Colour::ALL {
-                let mut best = u32::MAX;
-                for card in cards.iter().filter_map(|&id| catalogue.card(id)) {
-                    let m = &card.market;
-                    for sq in &m.central {
+        // `cheapest[v][c]`: the fewest steps from a die showing v to a square giving colour c,
+        // over the cards that can be in the market by the turn at hand (a growing set).
+        let mut cheapest = [[u32::MAX; 5]; 7];
+        let mut seen: Vec<u8> = Vec::new();
+        let mut add = |id: u8, cheapest: &mut [[u32; 5]; 7]| {
+            if seen.contains(&id) {
+                return;
+            }
+            seen.push(id);
+            let Some(card) = catalogue.card(id) else { return };
+            let m = &card.market;
+            for sq in &m.central {
+                for v in 1..=6u8 {
+                    let d = steps(v, sq.face);
+                    for c in Colour::ALL {
                         if sq.colour == c || (outer && m.outer.contains(&c)) {
-                            best = best.min(steps(v, sq.face));
+                            let slot = &mut cheapest[usize::from(v)][c.index()];
+                            *slot = (*slot).min(d);
                         }
                     }
                 }
-                gain[c.index()].push(best.saturating_sub(free));
+            }
+        };
+        for &id in game.discard() {
+            add(id, &mut cheapest);
+        }
+        let mut place = Vec::new();
+        let mut gain: [Vec<u32>; 5] = Default::default();
+        let mut added_turn = None;
+        for (k, v) in game.dice_ahead().enumerate() {
+            let turn = if begun { if k < unused { 0 } else { 1 + (k - unused) / 2 } } else { k / 2 };
+            if added_turn != Some(turn) {
+                added_turn = Some(turn);
+                if !game.is_reshuffled() && turn >= deck.len() {
+                    for id in game.market_cards() {
+                        add(id, &mut cheapest);
+                    }
+                } else if let Some(&top) = deck.len().checked_sub(1 + turn).and_then(|i| deck.get(i)) {
+                    add(top, &mut cheapest);
+                }
+            }
+            let to_number = (1..=6u8).filter(|n| numbers >> n & 1 == 1).map(|n| steps(v, n)).min().unwrap_or(u32::MAX);
+            place.push(to_number.saturating_sub(free));
+            for c in Colour::ALL {
+                gain[c.index()].push(cheapest[usize::from(v)][c.index()].saturating_sub(free));
             }
         }
         place.sort_unstable();

@@ -2,20 +2,22 @@
 //!
 //! 1. **Incumbent.** A beam search plays the game turn by turn, keeping the positions with the
 //!    highest bound ([`upper_bound`]); its best line is the first incumbent.
-//! 2. **Proof.** Depth-first branch and bound: a position whose bound cannot beat the incumbent
-//!    is cut; children are searched highest bound first. A table remembers, per position key,
-//!    an upper bound on its value (its static bound, or the best its searched children allowed),
-//!    shared by the threads; rayon splits the first two turns' positions between them, with
-//!    the incumbent score shared.
-//! 3. **Line.** A serial search in the same fixed order (children by bound, ties by the engine's
-//!    move order) takes the first line reaching the proven score: so one thread and many give
-//!    the same line.
+//! 2. **Proof.** The first two turns (the start space and turn 1) are split into pieces in a
+//!    fixed order, searched on rayon's threads by depth-first branch and bound: a position
+//!    whose upper bound cannot beat the best score found (by any thread) is cut; children are
+//!    searched highest static bound first, ties in the engine's move order. Shared tables
+//!    remember, per position, the lowest upper bound known, and per skeleton (the position less
+//!    its cubes held and workers) the positions searched, which cut the positions they dominate
+//!    (ruling S1).
+//! 3. **Line.** When the proven maximum beats the beam's line, the pieces are searched again in
+//!    order for the first line reaching it (cutting what cannot reach it), so one thread and
+//!    many give the same line.
 //!
 //! A time limit stops the proof where it is: the answer is then the best line found and the
 //! highest bound among the positions not searched, labelled not proven.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -78,8 +80,8 @@ struct Search {
     options: SolveOptions,
     deadline: Option<Instant>,
     timed_out: AtomicBool,
-    best: AtomicU32,
-    best_line: Mutex<Vec<Move>>,
+    /// The best score any task has found.
+    found: AtomicU32,
     table: Table,
     dominance: Dominance,
     positions: std::sync::atomic::AtomicU64,
@@ -105,19 +107,28 @@ impl<V> Sharded<V> {
     }
 }
 
-/// Upper bounds on position values, by key.
-struct Table(Sharded<u8>);
+/// Per position key: its static bound ([`upper_bound`]) and the lowest upper bound on its value
+/// known (the static bound, or what its searched children allowed).
+struct Table(Sharded<(u8, u8)>);
 
 impl Table {
-    fn get(&self, key: u128) -> Option<u32> {
-        self.0.with(key, |m| m.get(&key).map(|&v| u32::from(v))).flatten()
+    fn get(&self, key: u128) -> Option<(u32, u32)> {
+        self.0.with(key, |m| m.get(&key).map(|&(s, u)| (u32::from(s), u32::from(u)))).flatten()
+    }
+
+    /// Records the static bound of a position first seen.
+    fn put_static(&self, key: u128, bound: u32) {
+        let v = bound.min(255) as u8;
+        self.0.with(key, |m| {
+            m.entry(key).or_insert((v, v));
+        });
     }
 
     /// Records `value <= upper`, keeping the lower of two bounds.
     fn put(&self, key: u128, upper: u32) {
         let v = upper.min(255) as u8;
         self.0.with(key, |m| {
-            m.entry(key).and_modify(|old| *old = (*old).min(v)).or_insert(v);
+            m.entry(key).and_modify(|old| old.1 = old.1.min(v)).or_insert((v, v));
         });
     }
 }
@@ -152,8 +163,26 @@ impl Dominance {
     }
 }
 
-/// A child position with its bound and the moves reaching it.
-type Child<'c> = (u32, Game<'c>, Vec<Move>);
+/// A child position: its static bound (the search order), the lowest upper bound known on its
+/// value (what cuts), the position and the moves reaching it.
+type Child<'c> = (u32, u32, Game<'c>, Vec<Move>);
+
+/// A task's incumbent: the best score it has found and the line reaching it.
+#[derive(Clone, Debug)]
+struct Incumbent {
+    score: u32,
+    line: Vec<Move>,
+}
+
+/// One piece of the proof's first two turns, in the fixed order.
+enum Piece<'c> {
+    /// A finished game, with its line.
+    Leaf(u32, Vec<Move>),
+    /// A position whose bound cannot beat the beam's line.
+    Cut(u32),
+    /// A position to search, with its line.
+    Task(Game<'c>, Vec<Move>),
+}
 
 impl Search {
     fn new(options: SolveOptions) -> Search {
@@ -161,8 +190,7 @@ impl Search {
             options,
             deadline: options.time_limit.map(|t| Instant::now() + t),
             timed_out: AtomicBool::new(false),
-            best: AtomicU32::new(0),
-            best_line: Mutex::new(Vec::new()),
+            found: AtomicU32::new(0),
             table: Table(Sharded::new()),
             dominance: Dominance(Sharded::new()),
             positions: std::sync::atomic::AtomicU64::new(0),
@@ -171,42 +199,18 @@ impl Search {
 
     fn run(&self, game: &Game<'_>) -> Solved {
         let perfect_bound = upper_bound(game);
-        let (beam_score, beam_line) = self.beam(game);
-        self.offer(beam_score, &beam_line);
-        let upper = self.proof(game);
-        let best = self.best.load(Ordering::SeqCst);
-        let proven = !self.timed_out.load(Ordering::SeqCst) && upper <= best;
-        let line = if proven && beam_score == best {
-            Some(beam_line)
-        } else if proven {
-            // The canonical line: the first, in the fixed order, reaching the proven score.
-            let mut path = Vec::new();
-            self.first_line(game, best, &mut path).then_some(path)
-        } else {
-            None
-        };
-        let line = line.unwrap_or_else(|| self.best_line.lock().map(|l| l.clone()).unwrap_or_default());
+        let beam = self.beam(game);
+        let beam_score = beam.score;
+        let (upper, best) = self.proof(game, beam);
+        let proven = !self.timed_out.load(Ordering::SeqCst) && upper <= best.score;
         Solved {
-            score: best,
-            line,
-            upper_bound: upper.max(best).min(perfect_bound.max(best)),
+            score: best.score,
+            line: best.line,
+            upper_bound: upper.max(best.score).min(perfect_bound.max(best.score)),
             proven,
             perfect_bound,
             positions: self.positions.load(Ordering::Relaxed),
             beam_score,
-        }
-    }
-
-    /// Records a complete line if it beats the incumbent.
-    fn offer(&self, score: u32, line: &[Move]) {
-        if let Ok(mut l) = self.best_line.lock() {
-            let best = self.best.load(Ordering::SeqCst);
-            if score > best || l.is_empty() {
-                self.best.store(score.max(best), Ordering::SeqCst);
-                if score >= best {
-                    *l = line.to_vec();
-                }
-            }
         }
     }
 
@@ -221,32 +225,39 @@ impl Search {
         false
     }
 
-    /// The bound of a position: its table entry, or its static bound (then recorded).
-    fn bound(&self, game: &Game<'_>) -> u32 {
+    /// A position's static bound and the lowest upper bound known on its value.
+    fn bounds(&self, game: &Game<'_>) -> (u32, u32) {
         if game.is_over() {
-            return game.score().total();
+            let s = game.score().total();
+            return (s, s);
         }
         let key = game.key();
-        if let Some(u) = self.table.get(key) {
-            return u;
+        if let Some(b) = self.table.get(key) {
+            return b;
         }
-        let u = upper_bound(game);
-        self.table.put(key, u);
-        u
+        let b = upper_bound(game);
+        self.table.put_static(key, b);
+        (b, b)
     }
 
-    /// A position's children (every distinct outcome of its turn), highest bound first, ties in
-    /// the engine's move order.
+    /// A position's children (every distinct outcome of its turn), highest static bound first,
+    /// ties in the engine's move order: a fixed order, whatever other threads have found.
     fn children<'c>(&self, game: &Game<'c>) -> Vec<Child<'c>> {
         let outcomes = undominated(turn_outcomes(game));
-        let mut out: Vec<Child<'c>> = outcomes.into_iter().map(|(g, m)| (self.bound(&g), g, m)).collect();
+        let mut out: Vec<Child<'c>> = outcomes
+            .into_iter()
+            .map(|(g, m)| {
+                let (b, u) = self.bounds(&g);
+                (b, u, g, m)
+            })
+            .collect();
         out.sort_by_key(|c| std::cmp::Reverse(c.0));
         out
     }
 
     /// Beam search: turn by turn, the `beam` positions with the highest bound (ties: the current
     /// score, then the order found); the best final score and its line.
-    fn beam(&self, game: &Game<'_>) -> (u32, Vec<Move>) {
+    fn beam(&self, game: &Game<'_>) -> Incumbent {
         let mut layer: Vec<(Game<'_>, Vec<Move>)> = vec![(game.clone(), Vec::new())];
         let mut best: Option<(u32, Vec<Move>)> = None;
         while !layer.is_empty() {
@@ -254,7 +265,7 @@ impl Search {
             let mut seen: HashMap<u128, ()> = HashMap::default();
             let expanded: Vec<Vec<Child<'_>>> = layer.par_iter().map(|(g, _)| self.children(g)).collect();
             for ((_, line), children) in layer.iter().zip(expanded) {
-                for (b, child, moves) in children {
+                for (b, _, child, moves) in children {
                     let mut l = line.clone();
                     l.extend(moves);
                     if child.is_over() {
@@ -271,75 +282,168 @@ impl Search {
             next.truncate(self.options.beam.max(1));
             layer = next.into_iter().map(|(_, _, g, l)| (g, l)).collect();
         }
-        best.unwrap_or_else(|| (game.score().total(), Vec::new()))
+        let (score, line) = best.unwrap_or_else(|| (game.score().total(), Vec::new()));
+        Incumbent { score, line }
     }
 
-    /// The proof: an upper bound on the value of `game` (equal to the incumbent when complete).
-    fn proof(&self, game: &Game<'_>) -> u32 {
-        // Split the first two turns (the start choice and turn 1) between threads.
-        let b = self.bound(game);
-        if b <= self.best.load(Ordering::SeqCst) {
-            return b;
+    /// The proof: an upper bound on the value of `game`, and the best line (equal when
+    /// complete). The first two turns are split into pieces in a fixed order; every task starts
+    /// from the beam's line and keeps its own incumbent, and the tasks' results are taken in
+    /// that order, so the answer does not depend on the threads (the shared tables hold only
+    /// true upper bounds, which cut only what cannot beat a task's incumbent).
+    fn proof(&self, game: &Game<'_>, beam: Incumbent) -> (u32, Incumbent) {
+        self.found.store(beam.score, Ordering::Relaxed);
+        let (_, root) = self.bounds(game);
+        if root <= beam.score || game.is_over() {
+            return (root.max(beam.score), beam);
         }
-        let mut tasks: Vec<(Game<'_>, Vec<Move>)> = Vec::new();
-        let mut settled = 0;
-        for (cb, child, moves) in self.children(game) {
-            if child.is_over() || cb <= self.best.load(Ordering::SeqCst) {
-                settled = settled.max(if child.is_over() { self.leaf(&child, &moves) } else { cb });
-                continue;
-            }
-            for (gb, grandchild, more) in self.children(&child) {
-                let mut line = moves.clone();
-                line.extend(more);
-                if grandchild.is_over() {
-                    settled = settled.max(self.leaf(&grandchild, &line));
-                } else if gb <= self.best.load(Ordering::SeqCst) {
-                    settled = settled.max(gb);
-                } else {
-                    tasks.push((grandchild, line));
+        let mut pieces: Vec<Piece<'_>> = Vec::new();
+        for (_, cu, child, moves) in self.children(game) {
+            if child.is_over() {
+                pieces.push(Piece::Leaf(cu, moves));
+            } else if cu <= beam.score {
+                pieces.push(Piece::Cut(cu));
+            } else {
+                for (_, gu, grandchild, more) in self.children(&child) {
+                    let mut line = moves.clone();
+                    line.extend(more);
+                    pieces.push(if grandchild.is_over() {
+                        Piece::Leaf(gu, line)
+                    } else if gu <= beam.score {
+                        Piece::Cut(gu)
+                    } else {
+                        Piece::Task(grandchild, line)
+                    });
                 }
             }
         }
-        let explored = tasks
+        let results: Vec<(u32, Option<Incumbent>)> = pieces
             .par_iter()
-            .map(|(g, line)| {
-                let mut path = line.clone();
-                self.explore(g, &mut path)
+            .map(|piece| match piece {
+                Piece::Leaf(score, line) => (*score, Some(Incumbent { score: *score, line: line.clone() })),
+                Piece::Cut(bound) => (*bound, None),
+                Piece::Task(g, line) => {
+                    let mut local = Incumbent { score: beam.score, line: Vec::new() };
+                    let mut path = line.clone();
+                    let upper = self.explore(g, &mut path, &mut local);
+                    (upper, (!local.line.is_empty()).then_some(local))
+                }
             })
-            .max()
-            .unwrap_or(0);
-        settled.max(explored)
-    }
-
-    /// A finished game: offer its line, return its score.
-    fn leaf(&self, game: &Game<'_>, line: &[Move]) -> u32 {
-        let s = game.score().total();
-        self.offer(s, line);
-        s
-    }
-
-    /// Branch and bound below `game`, reached by `path`: an upper bound on its value.
-    fn explore(&self, game: &Game<'_>, path: &mut Vec<Move>) -> u32 {
-        if game.is_over() {
-            return self.leaf(game, path);
+            .collect();
+        let mut best = beam.clone();
+        let mut upper = 0;
+        for (u, found) in results {
+            upper = upper.max(u);
+            if let Some(found) = found.filter(|f| f.score > best.score) {
+                best = found;
+            }
         }
-        let bound = self.bound(game);
-        if bound <= self.best.load(Ordering::Relaxed) || self.out_of_time() {
+        let proven = upper <= best.score && !self.out_of_time();
+        if proven && best.score > beam.score {
+            // The line: the first, in the fixed order, reaching the proven score.
+            if let Some(line) = self.first_line(&pieces, best.score) {
+                best.line = line;
+            }
+        }
+        (upper, best)
+    }
+
+    /// The first line, in the pieces' fixed order (and the fixed order of children below),
+    /// scoring `target`: the pieces are searched on threads, and a piece stops as soon as an
+    /// earlier one has found such a line, so the answer does not depend on the threads.
+    fn first_line(&self, pieces: &[Piece<'_>], target: u32) -> Option<Vec<Move>> {
+        let first = AtomicUsize::new(usize::MAX);
+        let found: Vec<Option<Vec<Move>>> = pieces
+            .par_iter()
+            .enumerate()
+            .map(|(index, piece)| {
+                let line = match piece {
+                    Piece::Leaf(score, line) => (*score >= target).then(|| line.clone()),
+                    Piece::Cut(_) => None,
+                    Piece::Task(g, line) => {
+                        let mut path = line.clone();
+                        self.seek(g, &mut path, target, index, &first)
+                    }
+                };
+                if line.is_some() {
+                    first.fetch_min(index, Ordering::SeqCst);
+                }
+                line
+            })
+            .collect();
+        found.into_iter().flatten().next()
+    }
+
+    /// The first line below `game` in the fixed order scoring `target`; gives up (`None`) when
+    /// an earlier piece than `index` has found one.
+    fn seek(
+        &self,
+        game: &Game<'_>,
+        path: &mut Vec<Move>,
+        target: u32,
+        index: usize,
+        first: &AtomicUsize,
+    ) -> Option<Vec<Move>> {
+        if game.is_over() {
+            return (game.score().total() >= target).then(|| path.clone());
+        }
+        if first.load(Ordering::Relaxed) < index || self.bounds(game).1 < target {
+            return None;
+        }
+        if self.dominance.get(game).is_some_and(|u| u < target) {
+            return None;
+        }
+        for (_, cu, child, moves) in self.children(game) {
+            if cu < target {
+                continue;
+            }
+            let len = path.len();
+            path.extend(moves);
+            if let Some(line) = self.seek(&child, path, target, index, first) {
+                return Some(line);
+            }
+            path.truncate(len);
+        }
+        if first.load(Ordering::Relaxed) >= index {
+            self.table.put(game.key(), target - 1); // searched through: nothing reaches it
+        }
+        None
+    }
+
+    /// What a task may cut: positions whose upper bound is at most the best any task has found
+    /// (its own included).
+    fn bar(&self, local: &Incumbent) -> u32 {
+        local.score.max(self.found.load(Ordering::Relaxed))
+    }
+
+    /// Branch and bound below `game`, reached by `path`, improving on `local`: an upper bound
+    /// on the value of `game`.
+    fn explore(&self, game: &Game<'_>, path: &mut Vec<Move>, local: &mut Incumbent) -> u32 {
+        if game.is_over() {
+            let s = game.score().total();
+            if s > local.score {
+                *local = Incumbent { score: s, line: path.clone() };
+                self.found.fetch_max(s, Ordering::Relaxed);
+            }
+            return s;
+        }
+        let (_, bound) = self.bounds(game);
+        if bound <= self.bar(local) || self.out_of_time() {
             return bound;
         }
-        if let Some(u) = self.dominance.get(game).filter(|&u| u <= self.best.load(Ordering::Relaxed)) {
+        if let Some(u) = self.dominance.get(game).filter(|&u| u <= self.bar(local)) {
             self.table.put(game.key(), u);
             return u;
         }
         self.positions.fetch_add(1, Ordering::Relaxed);
         let mut upper = 0;
-        for (cb, child, moves) in self.children(game) {
-            let u = if cb <= self.best.load(Ordering::Relaxed) || self.out_of_time() {
-                cb
+        for (_, cu, child, moves) in self.children(game) {
+            let u = if cu <= self.bar(local) || self.out_of_time() {
+                cu
             } else {
                 let len = path.len();
                 path.extend(moves);
-                let u = self.explore(&child, path);
+                let u = self.explore(&child, path, local);
                 path.truncate(len);
                 u
             };
@@ -349,27 +453,6 @@ impl Search {
         self.table.put(game.key(), upper);
         self.dominance.put(game, upper);
         upper
-    }
-
-    /// The first line, in the fixed order, from `game` reaching `target`; `false` if none.
-    fn first_line(&self, game: &Game<'_>, target: u32, path: &mut Vec<Move>) -> bool {
-        if game.is_over() {
-            return game.score().total() >= target;
-        }
-        for (cb, child, moves) in self.children(game) {
-            if cb < target {
-                break; // sorted: no later child reaches it either
-            }
-            let len = path.len();
-            path.extend(moves);
-            if self.first_line(&child, target, path) {
-                return true;
-            }
-            path.truncate(len);
-            // Nothing below reaches the target: remember it.
-            self.table.put(child.key(), target - 1);
-        }
-        false
     }
 }
 
