@@ -22,7 +22,7 @@ mod criterion_dir;
 use criterion_dir::criterion_dir;
 
 /// The commands that regenerate the report, as the report states them.
-const COMMANDS: &str = "cargo bench --bench express01_route\ncargo run --release --example performance_report";
+const COMMANDS: &str = "cargo bench --bench express01_route\ncargo bench --bench coe_solve\ncargo run --release --example performance_report";
 
 /// The targets of the issue.
 const GERMANY_TARGET_NS: f64 = 1e6;
@@ -280,7 +280,7 @@ fn main() {
     }
     let mut md = String::new();
     let w = &mut md;
-    let _ = writeln!(w, "# Express 01 route search: performance\n");
+    let _ = writeln!(w, "# Performance\n");
     let _ = writeln!(w, "Generated from the last benchmark run; regenerate with (from the workspace root):\n");
     let _ = writeln!(w, "```sh\n{COMMANDS}\n```\n");
     let _ = writeln!(
@@ -344,7 +344,8 @@ fn main() {
     );
 
     // ---- Germany ----
-    let _ = writeln!(w, "## Germany board, densely built\n");
+    let _ = writeln!(w, "## Express 01 route search\n");
+    let _ = writeln!(w, "### Germany board, densely built\n");
     if let Some(info) = germany.iter().find_map(|r| r.solver.as_ref()) {
         let b = &info.answer["board"];
         let _ = writeln!(
@@ -375,7 +376,7 @@ fn main() {
     let _ = writeln!(w);
 
     // ---- Synthetic ----
-    let _ = writeln!(w, "## Synthetic networks\n");
+    let _ = writeln!(w, "### Synthetic networks\n");
     if let Some(info) = synthetic.iter().find_map(|r| r.solver.as_ref()) {
         let b = &info.answer["board"];
         let _ = writeln!(
@@ -610,6 +611,8 @@ fn main() {
          where the stations fall), so a single row is an example, not an average."
     );
 
+    coe_section(w, &dir);
+
     if let Some(dir) = out_path.parent() {
         let _ = std::fs::create_dir_all(dir);
     }
@@ -620,4 +623,66 @@ fn main() {
             std::process::exit(1);
         }
     }
+}
+
+/// The Cubes of Europe section, from the `coe_solve` benchmark (`benches/coe_solve.rs`).
+fn coe_section(w: &mut String, dir: &Path) {
+    let short = load_group(dir, "coe_short");
+    let full = load_group(dir, "coe_full");
+    let _ = writeln!(w, "\n## The Cubes of Europe: the best score of a seed\n");
+    if short.is_empty() && full.is_empty() {
+        let _ = writeln!(w, "No results: run `cargo bench --bench coe_solve` first.");
+        return;
+    }
+    let _ = writeln!(
+        w,
+        "From `benches/coe_solve.rs`, in the same run: each timed run solves every seed of a fixed set in turn. \
+         Before timing, the solver's scores are checked against the naive search's (where both run) and every \
+         solver line is replayed and re-scored by the engine. Times are criterion's median per run.\n"
+    );
+    let _ = writeln!(w, "### Shortened games: solver against the naive search (one thread each)\n");
+    let _ = writeln!(w, "| game | seeds | solver | naive | ratio |");
+    let _ = writeln!(w, "|---|---|---:|---:|---:|");
+    for turns in [2, 3] {
+        let p = format!("turns{turns}");
+        let solver = short.get("solver").and_then(|m| m.get(&p));
+        let naive = short.get("naive").and_then(|m| m.get(&p));
+        let seeds = solver.and_then(|c| c.answer.get("seeds")).and_then(Value::as_array).map_or(0, Vec::len);
+        let ratio = match (solver.and_then(|c| c.time), naive.and_then(|c| c.time)) {
+            (Some(s), Some(n)) => fmt_ratio(n.median / s.median),
+            _ => "–".into(),
+        };
+        let _ = writeln!(w, "| {turns} turns | {seeds} | {} | {} | {ratio} |", time_cell(solver), time_cell(naive));
+    }
+    let _ = writeln!(w, "\n### Whole games: one thread against two\n");
+    let one = full.get("solver").and_then(|m| m.get("threads1"));
+    let two = full.get("solver").and_then(|m| m.get("threads2"));
+    let seeds: Vec<String> = one
+        .and_then(|c| c.answer.get("seeds"))
+        .and_then(Value::as_array)
+        .map(|a| a.iter().map(ToString::to_string).collect())
+        .unwrap_or_default();
+    let scores: Vec<String> = one
+        .and_then(|c| c.answer.get("scores"))
+        .and_then(Value::as_array)
+        .map(|a| a.iter().map(ToString::to_string).collect())
+        .unwrap_or_default();
+    let _ =
+        writeln!(w, "Seeds {} (proven maxima {}), solved one after the other.\n", seeds.join(", "), scores.join(", "));
+    let _ = writeln!(w, "| threads | time for the set | per seed | speed-up |");
+    let _ = writeln!(w, "|---:|---:|---:|---:|");
+    let n = seeds.len().max(1) as f64;
+    for (t, case) in [(1, one), (2, two)] {
+        let per = case.and_then(|c| c.time).map_or_else(|| "–".into(), |t| fmt_time(t.median / n));
+        let speed = match (one.and_then(|c| c.time), case.and_then(|c| c.time)) {
+            (Some(a), Some(b)) => fmt_ratio(a.median / b.median),
+            _ => "–".into(),
+        };
+        let _ = writeln!(w, "| {t} | {} | {per} | {speed} |", time_cell(case));
+    }
+    let _ = writeln!(
+        w,
+        "\nThe distribution over many seeds (median and longest solve) is in `reports/cubes-of-europe-seeds.md`, \
+         from `signalbox coe batch`."
+    );
 }

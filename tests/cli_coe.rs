@@ -96,3 +96,137 @@ fn a_game_played_from_input_ends_and_its_record_replays_to_the_same_score() {
     assert_eq!(v["score"].as_u64(), Some(played));
     assert_eq!(v["over"], true);
 }
+
+fn fixture(name: &str) -> String {
+    format!("{}/tests/fixtures/coe/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn solve_prints_a_proven_maximum_and_its_json_replays_to_the_same_score() {
+    // A whole game (seed 4 solves in about a second) and a shortened one.
+    for args in [vec!["--seed", "4"], vec!["--seed", "11", "--max-turns", "6"]] {
+        let mut text_args = vec!["coe", "solve"];
+        text_args.extend(&args);
+        let (code, text, err) = run(&text_args);
+        assert_eq!(code, Some(0), "{err}");
+        assert!(text.contains("Maximum score (proven):"), "{text}");
+        assert!(text.contains("Perfect-score bound") && text.contains("turn  1 (dice"), "{text}");
+        let mut json_args = text_args.clone();
+        json_args.push("--json");
+        let (code, out, err) = run(&json_args);
+        assert_eq!(code, Some(0), "{err}");
+        let v: Value = serde_json::from_str(&out).expect("JSON");
+        assert_eq!(v["proven"], true);
+        assert_eq!(v["upper_bound"], v["score"]);
+        assert!(v["perfect_bound"].as_u64() >= v["score"].as_u64());
+        let claimed = v["score"].as_u64().expect("a score");
+        assert!(text.contains(&format!("Maximum score (proven): {claimed} (")), "text and JSON differ: {text}");
+        let path = temp(&format!("solved-{}.json", args.join("-")), &out);
+        let (code, replayed, err) = run(&["coe", "replay", path.to_str().expect("path"), "--json"]);
+        assert_eq!(code, Some(0), "{err}");
+        let r: Value = serde_json::from_str(&replayed).expect("JSON");
+        assert_eq!(r["score"].as_u64(), Some(claimed), "replay recomputes the claimed score");
+        assert_eq!(r["over"], true);
+        // The same record claiming one point more is refused, naming the field.
+        let mut tampered = v.clone();
+        tampered["score"] = serde_json::json!(claimed + 1);
+        let path = temp("tampered.json", &tampered.to_string());
+        let (code, _, err) = run(&["coe", "replay", path.to_str().expect("path")]);
+        assert_eq!(code, Some(2));
+        assert!(err.contains("`score`") && err.contains(&format!("moves score {claimed}")), "{err}");
+    }
+}
+
+#[test]
+fn a_time_limit_gives_the_best_line_found_with_a_bound_marked_not_proven() {
+    let (code, out, err) = run(&["coe", "solve", "--seed", "21", "--time-limit", "0.3", "--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let v: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(v["proven"], false, "seed 21 takes seconds to prove");
+    assert!(v["upper_bound"].as_u64() > v["score"].as_u64());
+    let path = temp("limited.json", &out);
+    let (code, _, err) = run(&["coe", "replay", path.to_str().expect("path")]);
+    assert_eq!(code, Some(0), "the best line found still replays: {err}");
+    let (_, text, _) = run(&["coe", "solve", "--seed", "21", "--time-limit", "0.3"]);
+    assert!(text.contains("NOT PROVEN") && text.contains("No line scores more than"), "{text}");
+}
+
+#[test]
+fn an_instance_file_solves_like_its_seed() {
+    let (_, instance, _) = run(&["coe", "instance", "--seed", "3", "--json"]);
+    let path = temp("instance-3.json", &instance);
+    let (code, a, err) =
+        run(&["coe", "solve", "--instance", path.to_str().expect("path"), "--max-turns", "4", "--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let (_, b, _) = run(&["coe", "solve", "--seed", "3", "--max-turns", "4", "--json"]);
+    assert_eq!(a, b);
+}
+
+#[test]
+fn bad_instances_flags_and_content_are_refused_with_exit_code_2() {
+    let house = std::fs::read_to_string(format!("{}/engine/data/coe/house.toml", env!("CARGO_MANIFEST_DIR")))
+        .expect("the house set");
+    let content = temp("bad-content.toml", &house.replacen("\"W4 G6 G5\"", "\"W4 G6 Q5\"", 1));
+    let bad_batch = fixture("bad-batch.jsonl");
+    let copy = temp("bad-batch.jsonl", &std::fs::read_to_string(&bad_batch).expect("fixture"));
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (vec!["solve".into(), "--instance".into(), fixture("malformed-instance.json")], "malformed-instance.json:5:"),
+        (vec!["solve".into(), "--instance".into(), fixture("repeated-card-instance.json")], "deck"),
+        (vec!["solve".into(), "--instance".into(), fixture("no-such-file.json")], "no such file"),
+        (vec!["solve".into(), "--seed".into(), "1".into(), "--time-limit".into(), "-1".into()], "--time-limit"),
+        (vec!["solve".into(), "--seed".into(), "1".into(), "--threads".into(), "0".into()], "--threads"),
+        (vec!["solve".into()], "--seed"),
+        (vec!["batch".into(), "--seeds".into(), "9..2".into()], "--seeds"),
+        (vec!["batch".into(), "--seeds".into(), "1-5".into()], "--seeds"),
+        (vec!["batch".into(), "--seeds".into(), "1..3".into(), "--out".into(), copy.display().to_string()], "line 2"),
+        (
+            vec!["solve".into(), "--seed".into(), "1".into(), "--content".into(), content.display().to_string()],
+            "bad-content.toml",
+        ),
+    ];
+    for (args, expected) in cases {
+        let mut full = vec!["coe".to_string()];
+        full.extend(args.iter().cloned());
+        let refs: Vec<&str> = full.iter().map(String::as_str).collect();
+        let (code, _, err) = run(&refs);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains(expected), "{args:?}: expected `{expected}` in: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    // The batch file with a bad line is left as it was.
+    assert_eq!(
+        std::fs::read_to_string(&copy).expect("still there"),
+        std::fs::read_to_string(&bad_batch).expect("fixture")
+    );
+}
+
+#[test]
+fn a_batch_writes_a_line_per_seed_and_a_rerun_skips_the_seeds_already_solved() {
+    let dir = std::env::temp_dir().join(format!("signalbox-cli-coe-batch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let out = dir.join("seeds.jsonl");
+    let _ = std::fs::remove_file(&out);
+    let out_s = out.to_str().expect("path");
+    let (code, text, err) = run(&["coe", "batch", "--seeds", "1..3", "--max-turns", "3", "--out", out_s]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(text.contains("Seeds 1 to 3: 3 solved, 3 proven optimal"), "{text}");
+    assert!(text.contains("Winnable (Expert or better)") && text.contains("Solve time: median"), "{text}");
+    let first = std::fs::read_to_string(&out).expect("written");
+    assert_eq!(first.lines().count(), 3);
+    let (code, text, err) = run(&["coe", "batch", "--seeds", "1..4", "--max-turns", "3", "--out", out_s, "--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let second = std::fs::read_to_string(&out).expect("written");
+    assert_eq!(second.lines().count(), 4, "only seed 4 is added");
+    assert!(second.starts_with(&first), "the lines already there are kept");
+    assert!(err.contains("3 seeds already in the output file"), "{err}");
+    let summary: Value = serde_json::from_str(&text).expect("JSON summary");
+    assert_eq!(summary["seeds"], 4);
+    // Each line's score is the solver's, as `coe solve` gives it.
+    for line in second.lines() {
+        let v: Value = serde_json::from_str(line).expect("a JSON line");
+        let seed = v["seed"].as_u64().expect("seed").to_string();
+        let (_, solved, _) = run(&["coe", "solve", "--seed", &seed, "--max-turns", "3", "--json"]);
+        let s: Value = serde_json::from_str(&solved).expect("JSON");
+        assert_eq!(v["score"], s["score"], "seed {seed}");
+    }
+}

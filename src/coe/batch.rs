@@ -105,7 +105,7 @@ pub fn run(a: BatchArgs, catalogue: &Catalogue) -> anyhow::Result<()> {
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     if todo.len() as u64 != to - from + 1 {
-        bar.println(format!("{} seeds already in the output file: skipped", (to - from + 1) - todo.len() as u64));
+        eprintln!("{} seeds already in the output file: skipped", (to - from + 1) - todo.len() as u64);
     }
     for seed in todo {
         bar.set_message(format!("seed {seed}"));

@@ -54,7 +54,7 @@ impl Source {
 #[derive(clap::Args, Debug, Clone)]
 pub struct SearchArgs {
     /// Stop after S seconds and report the best line found with an upper bound, not proven.
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
     pub time_limit: Option<f64>,
     /// Threads (default: one per core). The answer does not depend on it.
     #[arg(long, value_name = "T")]

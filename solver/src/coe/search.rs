@@ -279,7 +279,8 @@ impl Search {
                 }
             }
             next.sort_by_key(|(b, s, _, _)| (std::cmp::Reverse(*b), std::cmp::Reverse(*s)));
-            next.truncate(self.options.beam.max(1));
+            // Out of time: finish one line, quickly.
+            next.truncate(if self.out_of_time() { 1 } else { self.options.beam.max(1) });
             layer = next.into_iter().map(|(_, _, g, l)| (g, l)).collect();
         }
         let (score, line) = best.unwrap_or_else(|| (game.score().total(), Vec::new()));
