@@ -202,7 +202,14 @@ pub fn turn_by_turn(catalogue: &Catalogue, instance: &Instance, rules: Rules, li
             header = format!("  turn {:>2} (dice {})", turn + 1, dice.join(" "));
         }
         current.push(mv.to_string());
+        let tucked = game.tucked().len();
         game.play_unchecked(mv);
+        for &id in &game.tucked()[tucked..] {
+            let card = catalogue.card(id);
+            let name = card.map_or_else(|| id.to_string(), |c| format!("{id} {}", c.name));
+            let text = card.map_or_else(String::new, |c| format!(": \"{}\"", c.market.text));
+            current.push(format!("tuck {name}{text}"));
+        }
         if game.turn() != turn || !started || game.is_over() {
             out.push(format!("{header}: {}", current.join("; ")));
             current.clear();

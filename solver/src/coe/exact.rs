@@ -3,13 +3,13 @@
 //! lead to (same key, same future), and each position's best final score is remembered.
 //!
 //! Exact, but without bounds or dominance the positions grow about sevenfold a turn (seed 1:
-//! 5,695 positions after 4 turns, about a million after 7), so it serves shortened games; the
-//! full-game solver adds admissible bounds, dominance between positions and threads on top.
+//! 5,695 positions after 4 turns, about a million after 7), so it serves shortened games, as a
+//! second reference for the whole-game solver ([`super::search`]), which shares its turn
+//! expansion ([`turn_outcomes`]).
 
 use rustc_hash::FxHashMap as HashMap;
 use signalbox_engine::coe::{Game, Move};
 
-use super::bound::upper_bound;
 
 /// What the search found: the best final score and a line of play reaching it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,76 +43,6 @@ pub fn solve(game: &Game<'_>) -> Solution {
         at = next;
     }
     Solution { score, line, positions }
-}
-
-/// Solves a game exactly by branch and bound: the same positions as [`solve`], searched best
-/// bound first, skipping those whose upper bound ([`upper_bound`]) cannot beat the best score
-/// found so far; the table keeps exact values and bounds.
-pub fn solve_bb(game: &Game<'_>) -> Solution {
-    let mut search = Bb { memo: HashMap::default(), best: 0, best_line: Vec::new(), path: Vec::new() };
-    // Any legal line is a first incumbent: the search only ever improves on it.
-    search.explore(game);
-    Solution { score: search.best, line: search.best_line, positions: search.memo.len() }
-}
-
-struct Bb {
-    memo: HashMap<u128, (u32, bool)>,
-    best: u32,
-    best_line: Vec<Move>,
-    path: Vec<Vec<Move>>,
-}
-
-impl Bb {
-    /// The exact value of the position if its search was complete, `None` if it cannot beat the
-    /// best found.
-    fn explore(&mut self, game: &Game<'_>) -> Option<u32> {
-        if game.is_over() {
-            let score = game.score().total();
-            if score > self.best || self.best_line.is_empty() {
-                self.best = score;
-                self.best_line = self.path.concat();
-            }
-            return Some(score);
-        }
-        let key = game.key();
-        if let Some(&(v, exact)) = self.memo.get(&key) {
-            if exact {
-                return Some(v);
-            }
-            if v <= self.best {
-                return None;
-            }
-        }
-        if upper_bound(game) <= self.best && !self.best_line.is_empty() {
-            self.memo.insert(key, (upper_bound(game), false));
-            return None;
-        }
-        let mut outcomes: Vec<(u32, Game<'_>, Vec<Move>)> =
-            turn_outcomes(game).into_iter().map(|(g, m)| (upper_bound(&g), g, m)).collect();
-        outcomes.sort_by_key(|o| std::cmp::Reverse(o.0));
-        let mut value = 0;
-        let mut complete = true;
-        for (bound, child, moves) in outcomes {
-            if bound <= self.best && !self.best_line.is_empty() {
-                complete = false;
-                continue;
-            }
-            self.path.push(moves);
-            let r = self.explore(&child);
-            self.path.pop();
-            match r {
-                Some(v) => value = value.max(v),
-                None => complete = false,
-            }
-        }
-        if complete {
-            self.memo.insert(key, (value, true));
-            Some(value)
-        } else {
-            self.memo.insert(key, (self.best, false));
-            None
-        }
-    }
 }
 
 /// The best final score from a position at a turn boundary (or the start, or the end).
@@ -163,26 +93,6 @@ pub fn turn_outcomes<'c>(game: &Game<'c>) -> Vec<(Game<'c>, Vec<Move>)> {
 mod tests {
     use super::*;
     use signalbox_engine::coe::{Catalogue, Instance, Record, Rules};
-
-    /// Branch and bound agrees with the dynamic programme on shortened games, the bound is never
-    /// below the true value, and the line replays in the engine to its score.
-    #[test]
-    fn branch_and_bound_agrees_with_the_dynamic_programme() {
-        let catalogue = Catalogue::house();
-        for seed in 0..60 {
-            let instance = Instance::from_seed(seed);
-            let rules = Rules { max_turns: Some(3), ..Rules::default() };
-            let game = Game::new(&catalogue, &instance, rules);
-            let dp = solve(&game);
-            let bb = solve_bb(&game);
-            assert_eq!(bb.score, dp.score, "seed {seed}");
-            assert!(upper_bound(&game) >= dp.score, "seed {seed}: the bound is below the optimum");
-            let record = Record::new(instance.clone(), rules, bb.line.clone());
-            let (end, score) = record.replay(&catalogue, "bb").expect("the line is legal");
-            assert!(end.is_over());
-            assert_eq!(score.total(), bb.score, "seed {seed}");
-        }
-    }
 
     /// The dynamic programme agrees with the naive search on shortened games, and its line
     /// replays in the engine to its score.

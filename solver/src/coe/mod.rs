@@ -1,11 +1,12 @@
 //! The Cubes of Europe: the best score of a seed.
 //!
-//! - [`bound`]: an admissible upper bound on the final score from a position.
-//! - [`exact`]: the exact best score by dynamic programming over turn-start positions.
+//! - [`bound`]: an admissible upper bound on the final score from a position (a relaxed game).
+//! - [`exact`]: the exact best score by dynamic programming over turn-start positions, for
+//!   shortened games; and every outcome of a turn.
 //! - [`search`]: the proven best score of a whole game, with its line: beam search for a first
 //!   line, then branch and bound over turn positions on threads, then the canonical line.
 //! - [`naive`]: a deliberately naive search over every line of play (no pruning, no table), the
-//!   reference the exact solver will be tested against on shortened games.
+//!   reference the solver is tested against on shortened games.
 
 pub mod bound;
 pub mod exact;
