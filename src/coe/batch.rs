@@ -20,13 +20,10 @@ pub struct BatchArgs {
     #[arg(long, value_name = "FILE.jsonl")]
     out: Option<PathBuf>,
     #[command(flatten)]
-    search: SearchArgs,
+    pub search: SearchArgs,
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
-    /// Content file (TOML); default: the embedded house set.
-    #[arg(long, value_name = "FILE")]
-    pub content: Option<PathBuf>,
 }
 
 /// One seed's result: a line of the output file.

@@ -102,11 +102,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Command::Instance(a) => instance(a),
         Command::Replay(a) => replay(a),
         Command::Solve(a) => {
-            let catalogue = load_content(a.content.as_deref())?;
+            let catalogue = load_content(a.search.content.as_deref())?;
             solve::run(a, &catalogue)
         }
         Command::Batch(a) => {
-            let catalogue = load_content(a.content.as_deref())?;
+            let catalogue = load_content(a.search.content.as_deref())?;
             batch::run(a, &catalogue)
         }
         Command::Play(a) => {

@@ -65,6 +65,9 @@ pub struct SearchArgs {
     /// The top of the workers track (ruling A2).
     #[arg(long, value_name = "N", default_value_t = 6)]
     pub max_workers: u8,
+    /// Content file (TOML); default: the embedded house set.
+    #[arg(long, value_name = "FILE")]
+    pub content: Option<PathBuf>,
 }
 
 impl SearchArgs {
@@ -96,14 +99,11 @@ pub struct SolveArgs {
     #[command(flatten)]
     source: Source,
     #[command(flatten)]
-    search: SearchArgs,
+    pub search: SearchArgs,
     /// Print one JSON object: a game record (it replays with `coe replay`) with `score`, `rank`,
     /// `proven`, `upper_bound` and `perfect_bound`.
     #[arg(long)]
     json: bool,
-    /// Content file (TOML); default: the embedded house set.
-    #[arg(long, value_name = "FILE")]
-    pub content: Option<PathBuf>,
 }
 
 /// A solved game, replayed by the engine: the certificate check.
