@@ -230,3 +230,24 @@ fn a_batch_writes_a_line_per_seed_and_a_rerun_skips_the_seeds_already_solved() {
         assert_eq!(v["score"], s["score"], "seed {seed}");
     }
 }
+
+#[test]
+fn solve_draws_the_board_and_will_not_overwrite_a_file() {
+    let dir = std::env::temp_dir().join(format!("signalbox-cli-coe-svg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let svg = dir.join("board.svg");
+    let _ = std::fs::remove_file(&svg);
+    let path = svg.to_str().expect("path");
+    let (code, text, err) = run(&["coe", "solve", "--seed", "2", "--max-turns", "4", "--svg", path]);
+    assert_eq!(code, Some(0), "{err}");
+    let picture = std::fs::read_to_string(&svg).expect("written");
+    assert_eq!(picture.matches("<polygon").count(), 19, "one hex each");
+    // As many numbered cubes as the text's board shows filled hexes.
+    let filled = text.matches('[').count();
+    assert_eq!(picture.matches("<circle").count(), filled, "{text}");
+    let (code, _, err) = run(&["coe", "solve", "--seed", "2", "--max-turns", "4", "--svg", path]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("already exists") && err.contains("--force"), "{err}");
+    let (code, _, err) = run(&["coe", "solve", "--seed", "2", "--max-turns", "4", "--svg", path, "--force"]);
+    assert_eq!(code, Some(0), "{err}");
+}

@@ -10,6 +10,7 @@ use signalbox_engine::coe::{Instance, Record};
 use crate::input::{bad, read_text, text_or_embedded};
 
 mod batch;
+mod picture;
 mod play;
 mod solve;
 
@@ -49,6 +50,7 @@ enum Command {
     /// Examples:
     ///   signalbox coe solve --seed 1
     ///   signalbox coe solve --seed 7 --time-limit 30 --json > best.json
+    ///   signalbox coe solve --seed 1 --svg seed1.svg
     ///   signalbox coe replay best.json
     ///   signalbox coe instance --seed 3 --json > table.json   (edit the dice)
     ///   signalbox coe solve --instance table.json

@@ -8,7 +8,7 @@ use signalbox_engine::coe::{Catalogue, Game, Instance, Move, Record, Rules, Scor
 use signalbox_solver::coe::search::{SolveOptions, Solved, solve};
 
 use super::play::draw;
-use crate::input::{bad, read_text};
+use crate::input::{bad, read_text, write_new};
 
 /// Which game to solve or play: a seed, or an instance file.
 #[derive(clap::Args, Debug, Clone)]
@@ -104,6 +104,13 @@ pub struct SolveArgs {
     /// `proven`, `upper_bound` and `perfect_bound`.
     #[arg(long)]
     json: bool,
+    /// Also draw the board at the end of the line as an SVG picture (each filled hex marked with
+    /// the turn its cube went down).
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    /// Replace the picture file if it exists.
+    #[arg(long)]
+    force: bool,
 }
 
 /// A solved game, replayed by the engine: the certificate check.
@@ -150,6 +157,15 @@ pub fn run(a: SolveArgs, catalogue: &Catalogue) -> anyhow::Result<()> {
     let options = a.search.options()?;
     let checked = solve_checked(catalogue, &instance, rules, options)?;
     let s = &checked.solved;
+    if let Some(path) = &a.svg {
+        let title = format!(
+            "{} · {} {}",
+            a.source.label(&instance),
+            if s.proven { "maximum" } else { "best found" },
+            checked.score.total()
+        );
+        write_new(path, &super::picture::board_svg(catalogue, &instance, rules, &s.line, &title), a.force)?;
+    }
     if a.json {
         let mut record = Record::new(instance.clone(), rules, s.line.clone());
         record.score = Some(s.score);
