@@ -153,8 +153,14 @@ pub struct Summary {
     pub winnable: f64,
     /// Mean gap between the perfect-score bound and the best score.
     pub mean_perfect_gap: f64,
+    /// Seeds not proven (time limit reached): seed, best score found, upper bound.
+    pub unproven: Vec<(u64, u32, u32)>,
     /// Median solve time, seconds.
     pub median_seconds: f64,
+    /// 99th percentile of the solve time, seconds.
+    pub p99_seconds: f64,
+    /// Seeds solved (and proven) within one second.
+    pub proven_within_1s: usize,
     /// Longest solve time, seconds.
     pub max_seconds: f64,
 }
@@ -173,6 +179,11 @@ impl Summary {
         let mut times: Vec<f64> = lines.iter().map(|l| l.seconds).collect();
         times.sort_by(f64::total_cmp);
         let median_seconds = if times.is_empty() { 0.0 } else { times[times.len() / 2] };
+        let p99_seconds = if times.is_empty() {
+            0.0
+        } else {
+            times[((times.len() as f64 * 0.99).ceil() as usize).clamp(1, times.len()) - 1]
+        };
         Summary {
             seeds: lines.len(),
             proven: lines.iter().filter(|l| l.proven).count(),
@@ -180,7 +191,10 @@ impl Summary {
             winnable: lines.iter().filter(|l| l.score >= 30).count() as f64 / n,
             ranks,
             mean_perfect_gap: lines.iter().map(|l| f64::from(l.perfect_bound - l.score)).sum::<f64>() / n,
+            unproven: lines.iter().filter(|l| !l.proven).map(|l| (l.seed, l.score, l.upper_bound)).collect(),
             median_seconds,
+            p99_seconds,
+            proven_within_1s: lines.iter().filter(|l| l.proven && l.seconds <= 1.0).count(),
             max_seconds: times.last().copied().unwrap_or(0.0),
         }
     }
@@ -203,7 +217,18 @@ impl Summary {
         }
         out.push(format!("Winnable (Expert or better): {:.1}%", 100.0 * self.winnable));
         out.push(format!("Mean gap to the perfect-score bound: {:.2}", self.mean_perfect_gap));
-        out.push(format!("Solve time: median {:.2} s, maximum {:.2} s", self.median_seconds, self.max_seconds));
+        out.push(format!(
+            "Solve time: median {:.2} s, 99th percentile {:.2} s, maximum {:.2} s; {} seeds proven within 1 s",
+            self.median_seconds, self.p99_seconds, self.max_seconds, self.proven_within_1s
+        ));
+        if !self.unproven.is_empty() {
+            let list: Vec<String> = self
+                .unproven
+                .iter()
+                .map(|(seed, score, upper)| format!("seed {seed}: {score} (at most {upper})"))
+                .collect();
+            out.push(format!("Not proven within the time limit: {}", list.join(", ")));
+        }
         out
     }
 }

@@ -95,17 +95,15 @@ pub fn board_svg(catalogue: &Catalogue, instance: &Instance, rules: Rules, line:
                 .set("fill", "#222"),
         );
         if let Some(t) = filled_at[i] {
-            doc = doc
-                .add(Circle::new().set("cx", cx).set("cy", cy + 4.0).set("r", 11).set("fill", "#222"))
-                .add(
-                    Text::new(if t == 0 { "S".to_string() } else { t.to_string() })
-                        .set("x", cx)
-                        .set("y", cy + 8.5)
-                        .set("text-anchor", "middle")
-                        .set("font-family", FONT)
-                        .set("font-size", 12)
-                        .set("fill", "white"),
-                );
+            doc = doc.add(Circle::new().set("cx", cx).set("cy", cy + 4.0).set("r", 11).set("fill", "#222")).add(
+                Text::new(if t == 0 { "S".to_string() } else { t.to_string() })
+                    .set("x", cx)
+                    .set("y", cy + 8.5)
+                    .set("text-anchor", "middle")
+                    .set("font-family", FONT)
+                    .set("font-size", 12)
+                    .set("fill", "white"),
+            );
         }
     }
     doc.to_string()

@@ -10,7 +10,6 @@
 use rustc_hash::FxHashMap as HashMap;
 use signalbox_engine::coe::{Game, Move};
 
-
 /// What the search found: the best final score and a line of play reaching it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solution {
