@@ -128,6 +128,13 @@ pub struct IllegalMove {
     pub reason: String,
 }
 
+/// The steps that turn a die showing `from` to show `to`, going round 1-6-1 the shorter way
+/// ("Using Workers": each step a worker, and a 1 may become a 6 or a 6 a 1).
+pub fn turn_steps(from: u8, to: u8) -> u8 {
+    let d = (i16::from(from) - i16::from(to)).rem_euclid(6) as u8;
+    d.min(6 - d)
+}
+
 /// A game in progress.
 #[derive(Clone, Debug)]
 pub struct Game<'c> {
@@ -249,16 +256,15 @@ impl<'c> Game<'c> {
         by_deck.min(by_dice).min(by_rules)
     }
 
-    /// The dice still to use: this turn's unused dice, then those of every later turn the game
-    /// can still last ([`Game::turns_left_at_most`]).
-    pub fn dice_ahead(&self) -> impl Iterator<Item = u8> + '_ {
+    /// The dice still to use, each with how many turns from now it is rolled (0: this turn's
+    /// unused dice), over every turn the game can still last ([`Game::turns_left_at_most`]).
+    pub fn dice_ahead(&self) -> impl Iterator<Item = (usize, u8)> + '_ {
         let left = self.turns_left_at_most();
-        let begun = self.dice != [None, None];
-        let later = if begun { left.saturating_sub(1) } else { left };
-        let first_later = if begun { self.turn + 1 } else { self.turn };
-        let now = if begun { self.dice.iter().flatten().copied().collect() } else { Vec::new() };
-        now.into_iter()
-            .chain(self.instance.dice.iter().skip(first_later).take(later).flat_map(|pair| pair.iter().copied()))
+        // Before the start and after the end no die is in play: every turn left is still to roll.
+        let begun = usize::from(self.dice != [None, None]);
+        let now = self.dice.iter().flatten().map(|&v| (0, v));
+        let later = self.instance.dice.iter().skip(self.turn + begun).take(left.saturating_sub(begun));
+        now.chain(later.enumerate().flat_map(move |(k, pair)| pair.iter().map(move |&v| (k + begun, v))))
     }
 
     /// Whether the start space has been chosen.
@@ -360,16 +366,14 @@ impl<'c> Game<'c> {
     /// The workers needed to turn a die showing `from` into `to` (steps around 1-6-1), after the
     /// free shift where it applies; `None` if there are not enough.
     fn shift_cost(&self, from: u8, to: u8) -> Option<u8> {
-        let d = (i16::from(from) - i16::from(to)).rem_euclid(6) as u8;
-        let steps = d.min(6 - d);
+        let steps = turn_steps(from, to);
         let free = u8::from(steps > 0 && !self.free_shift_used && self.has(Effect::FreeShift));
         let cost = steps - free;
         (cost <= self.workers).then_some(cost)
     }
 
     fn spend_shift(&mut self, from: u8, to: u8) {
-        let d = (i16::from(from) - i16::from(to)).rem_euclid(6) as u8;
-        let steps = d.min(6 - d);
+        let steps = turn_steps(from, to);
         let mut cost = steps;
         if steps > 0 && !self.free_shift_used && self.has(Effect::FreeShift) {
             self.free_shift_used = true;

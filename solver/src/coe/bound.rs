@@ -23,7 +23,7 @@
 //! every combination of counts per colour, for every admissible set of new effects.
 
 use signalbox_engine::coe::card::TERRITORY_POINTS;
-use signalbox_engine::coe::game::Pending;
+use signalbox_engine::coe::game::{Pending, turn_steps};
 use signalbox_engine::coe::{Colour, Effect, Game};
 
 /// The effect parameters the relaxation scores with.
@@ -86,9 +86,7 @@ pub fn upper_bound(game: &Game<'_>) -> u32 {
     let empties: [Vec<usize>; 5] = Colour::ALL.map(|c| board.of_colour(c).filter(|&i| !filled(i)).collect());
 
     // Dice, cubes and open choices.
-    let turns = game.turns_left_at_most() as u32;
-    let dice_now = game.dice().iter().filter(|d| d.is_some()).count() as u32;
-    let dice = if game.dice() == [None, None] { 2 * turns } else { dice_now + 2 * turns.saturating_sub(1) };
+    let dice = game.dice_ahead().count() as u32;
     let open_red = game.pending_all().iter().filter(|p| **p == Pending::Red).count() as u32;
     let open_white = game.pending_all().iter().filter(|p| **p == Pending::White).count() as u32;
     let workers = u32::from(game.workers());
@@ -100,8 +98,10 @@ pub fn upper_bound(game: &Game<'_>) -> u32 {
     let yellows_now = u32::from(game.yellows_this_turn());
     let empty_yellows = empties[Colour::Yellow.index()].len() as u32;
     let tucks = yellows_now + empty_yellows;
+    let reach: Vec<Effect> =
+        tuckable(game, tucks).into_iter().filter_map(|id| game.catalogue().card(id)).map(|c| c.market.effect).collect();
     let mut candidates: Vec<Effect> = Vec::new();
-    for e in tuckable(game, tucks).into_iter().filter_map(|id| game.catalogue().card(id)).map(|c| c.market.effect) {
+    for &e in &reach {
         if Scoring::matters(e) && !candidates.contains(&e) {
             candidates.push(e);
         }
@@ -114,7 +114,7 @@ pub fn upper_bound(game: &Game<'_>) -> u32 {
         open_white,
         workers,
         max_workers,
-        costs: DieCosts::new(game, &empties, tucks),
+        costs: DieCosts::new(game, &empties, &reach),
     };
     // With `y` yellows placed from now, `y + yellows_now` new effects at most: for a given `y`,
     // more effects never score less, so only sets of that size (or all candidates) count.
@@ -161,9 +161,9 @@ struct Counts {
 /// gains a cube of a colour turns at least to the nearest face of a square of that colour on a
 /// card that can be in the market on its turn (before the reshuffle: the deck's top card then
 /// or a card already in the discard by then; after it, any card in the piles; an outer square
-/// counts, at no cost, where `gain-outer` is in play or in reach). A free shift in play or in
-/// reach takes one step off every die. Different uses take different dice, so the cheapest
-/// dice of each use, added, spend no more than any real line.
+/// counts, at no cost, where `gain-outer` is in play or on a card a tuck can still reach). A
+/// free shift in play or in such reach takes one step off every die. Different uses take
+/// different dice, so the cheapest dice of each use, added, spend no more than any real line.
 struct DieCosts {
     /// The prefix sums of the sorted placement costs: `place[q]` for `q` die placements.
     place: Vec<u32>,
@@ -172,21 +172,18 @@ struct DieCosts {
 }
 
 fn steps(from: u8, to: u8) -> u32 {
-    let d = (i16::from(from) - i16::from(to)).rem_euclid(6) as u32;
-    d.min(6 - d)
+    u32::from(turn_steps(from, to))
 }
 
 impl DieCosts {
-    fn new(game: &Game<'_>, empties: &[Vec<usize>; 5], tucks: u32) -> DieCosts {
+    /// The costs of the dice ahead; `reach`: the effects a tuck can still bring into play.
+    fn new(game: &Game<'_>, empties: &[Vec<usize>; 5], reach: &[Effect]) -> DieCosts {
         let board = game.board();
         let catalogue = game.catalogue();
-        let reachable = |e: Effect| game.effects().any(|x| x == e) || (tucks > 0 && market_has(game, e));
+        let reachable = |e: Effect| game.effects().any(|x| x == e) || reach.contains(&e);
         let free = u32::from(reachable(Effect::FreeShift));
         let outer = reachable(Effect::GainOuter);
         let numbers: u8 = empties.iter().flatten().fold(0, |m, &i| m | 1 << board.hexes[i].number);
-        // The turn of each die ahead: this turn's unused dice, then two a turn.
-        let begun = game.dice() != [None, None];
-        let unused = game.dice().iter().flatten().count();
         let deck = game.deck();
         // `cheapest[v][c]`: the fewest steps from a die showing v to a square giving colour c,
         // over the cards that can be in the market by the turn at hand (a growing set).
@@ -217,8 +214,7 @@ impl DieCosts {
         let mut place = Vec::new();
         let mut gain: [Vec<u32>; 5] = Default::default();
         let mut added_turn = None;
-        for (k, v) in game.dice_ahead().enumerate() {
-            let turn = if begun { if k < unused { 0 } else { 1 + (k - unused) / 2 } } else { k / 2 };
+        for (turn, v) in game.dice_ahead() {
             if added_turn != Some(turn) {
                 added_turn = Some(turn);
                 if !game.is_reshuffled() && turn >= deck.len() {
@@ -304,10 +300,6 @@ fn tuckable(game: &Game<'_>, tucks: u32) -> Vec<u8> {
         }
     }
     out
-}
-
-fn market_has(game: &Game<'_>, e: Effect) -> bool {
-    game.market_cards().filter_map(|id| game.catalogue().card(id)).any(|c| c.market.effect == e)
 }
 
 /// How filling a set of a colour's empty hexes scores, independent of effects.
