@@ -5,6 +5,7 @@
 #![forbid(unsafe_code)]
 
 pub mod coe;
+pub mod cube_express;
 pub mod express01;
 pub mod grid;
 pub mod source;

@@ -1,3 +1,4 @@
 //! Grids the games share.
 
 pub mod hex;
+pub mod square;

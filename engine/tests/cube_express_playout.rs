@@ -1,0 +1,121 @@
+//! Plays whole games of Cube Express for 2, 3 and 4 players from seeds with random legal actions,
+//! and checks the invariants after every action: 25 cubes per player, every tile in exactly one
+//! place, the running scores equal to the scores recomputed from scratch, and the legal actions
+//! all legal.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use rand::seq::IndexedRandom;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use signalbox_engine::cube_express::action::Action;
+use signalbox_engine::cube_express::catalogue::Content;
+use signalbox_engine::cube_express::game::{CUBES, Game, Phase};
+use signalbox_engine::cube_express::options::Options;
+use signalbox_engine::cube_express::score::{final_scores, winners};
+
+fn check(game: &Game, used: &BTreeSet<u8>, context: &str) {
+    for seat in 0..game.players().len() {
+        assert_eq!(game.cubes_of(seat), u32::from(CUBES), "{context}: cubes of seat {seat}");
+    }
+    let mut seen: Vec<u8> = game.stack().to_vec();
+    seen.extend(game.display().iter().flatten());
+    for p in game.players() {
+        seen.extend(&p.hand);
+    }
+    seen.extend(game.board().tiles().iter().filter_map(|t| t.piece.tile()));
+    seen.sort_unstable();
+    assert_eq!(seen, used.iter().copied().collect::<Vec<_>>(), "{context}: tiles");
+    let scores = final_scores(game);
+    for (seat, p) in game.players().iter().enumerate() {
+        assert_eq!(p.banked, scores[seat].banked(), "{context}: running score of seat {seat}");
+        assert!(p.hand.len() <= 3, "{context}: hand of seat {seat}");
+        assert!(p.built <= 5);
+    }
+}
+
+/// A random legal action, favouring locomotive moves so games exercise deliveries and pickups.
+fn pick(game: &Game, rng: &mut ChaCha8Rng) -> Action {
+    let actions = game.legal_actions();
+    assert!(!actions.is_empty(), "no legal action in phase {:?}", game.phase());
+    let useful: Vec<&Action> = actions
+        .iter()
+        .filter(|a| {
+            matches!(
+                a,
+                Action::Move { .. }
+                    | Action::Pickup
+                    | Action::Deliver { .. }
+                    | Action::Passenger
+                    | Action::BuildLocomotive { .. }
+            )
+        })
+        .collect();
+    if game.phase() == Phase::Move && !useful.is_empty() && rng.random_bool(0.85) {
+        return **useful.choose(rng).expect("non-empty");
+    }
+    let lays: Vec<&Action> = actions.iter().filter(|a| matches!(a, Action::Lay(l) if l.act)).collect();
+    if game.phase() == Phase::Lay && !lays.is_empty() && rng.random_bool(0.7) {
+        return **lays.choose(rng).expect("non-empty");
+    }
+    let no_trade: Vec<&Action> =
+        actions.iter().filter(|a| !matches!(a, Action::Convert { .. } | Action::Sell { .. })).collect();
+    if !no_trade.is_empty() && rng.random_bool(0.9) {
+        return **no_trade.choose(rng).expect("non-empty");
+    }
+    *actions.choose(rng).expect("non-empty")
+}
+
+#[test]
+fn two_hundred_random_games_keep_the_invariants() {
+    let content = Arc::new(Content::house());
+    let mut turns_total = 0;
+    let mut seen: BTreeSet<&'static str> = BTreeSet::new();
+    for seed in 0..200u64 {
+        let players = 2 + (seed % 3) as usize;
+        let used: BTreeSet<u8> = content.tiles.iter().filter(|t| t.players.used_with(players)).map(|t| t.id).collect();
+        let mut game = Game::new(content.clone(), players, seed, Options::default()).expect("setup");
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
+        check(&game, &used, &format!("seed {seed} setup"));
+        let mut actions = 0;
+        while !game.is_over() {
+            let action = pick(&game, &mut rng);
+            let before = game.turns_played();
+            seen.insert(match action {
+                Action::Deliver { .. } => "deliver",
+                Action::Pickup => "pickup",
+                Action::Passenger => "passenger",
+                Action::BuildLocomotive { .. } => "locomotive",
+                Action::Lay(l) if l.pay.total() > 0 => "station",
+                Action::Lay(l) if l.back => "back",
+                Action::Market { cube: true, .. } => "objective cube",
+                Action::Sell { .. } => "sell",
+                Action::Convert { .. } => "convert",
+                Action::NoMarket => "final round",
+                _ => "other",
+            });
+            game.apply(&action).unwrap_or_else(|e| panic!("seed {seed}: legal action {action:?} refused: {e}"));
+            check(&game, &used, &format!("seed {seed} after {action:?}"));
+            turns_total += usize::from(game.turns_played() != before);
+            actions += 1;
+            assert!(actions < 20_000, "seed {seed}: the game does not end");
+        }
+        assert!(!winners(&game).is_empty());
+    }
+    for what in [
+        "deliver",
+        "pickup",
+        "passenger",
+        "locomotive",
+        "station",
+        "back",
+        "objective cube",
+        "sell",
+        "convert",
+        "final round",
+    ] {
+        assert!(seen.contains(what), "no random game did {what}: the playout does not exercise the rules");
+    }
+    assert!(turns_total > 200 * 8, "games are too short: {turns_total} turns");
+}
