@@ -11,7 +11,7 @@ use crate::grid::square::Cell;
 
 /// What lies on a cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "piece", rename_all = "kebab-case")]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum Piece {
     /// The start crossing: coal for every locomotive moving onto or over it.
     Crossing,

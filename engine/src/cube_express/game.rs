@@ -62,7 +62,9 @@ pub struct Player {
     /// Tile ids in hand.
     pub hand: Vec<u8>,
     /// The running score: every point banked so far except the objective cards, kept up to date
-    /// as cubes move (checked against [`super::score::final_scores`] by the tests).
+    /// as cubes move (checked against [`super::score::final_scores`] by the tests). Not part of
+    /// the position format: recomputed when a position is read.
+    #[serde(skip)]
     pub banked: i32,
 }
 
@@ -258,7 +260,6 @@ pub struct PlacedState {
     /// Its cell.
     pub cell: Cell,
     /// What it is.
-    #[serde(flatten)]
     pub piece: Piece,
     /// Who laid it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -414,6 +415,13 @@ impl Game {
             ending: state.ending,
             phase: Phase::Lay,
             movement: Movement::default(),
+        }
+    }
+
+    /// Sets the running scores (after reading a position).
+    pub(crate) fn set_banked(&mut self, banked: &[i32]) {
+        for (p, &b) in self.players.iter_mut().zip(banked) {
+            p.banked = b;
         }
     }
 

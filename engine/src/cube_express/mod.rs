@@ -12,6 +12,7 @@ pub mod colour;
 pub mod game;
 pub mod objective;
 pub mod options;
+pub mod position;
 pub mod resource;
 pub mod score;
 pub mod tile;

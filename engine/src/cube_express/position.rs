@@ -1,0 +1,335 @@
+//! Positions and game records as JSON (`docs/formats/cube-express-position.md`): a position is a
+//! [`State`] at the start of a turn, checked against every rule before it becomes a [`Game`]; a
+//! record is a setup (players, seed, options) and the turns played, replayed by the engine.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::action::Action;
+use super::board::Piece;
+use super::catalogue::{COLUMNS, Content, OBJECTIVES};
+use super::game::{
+    CUBES, Ending, Game, HAND, Illegal, NEUTRAL_CUBES, OBJECTIVE_LIMIT, SetupError, State, TOKENS, TRACK_STATIONS,
+};
+use super::options::Options;
+use super::score::final_scores;
+use super::tile::Centre;
+use crate::grid::square::Cell;
+use crate::source::{SyntaxError, bullet_list, parse_json};
+
+/// Why a position was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    /// Not JSON, or not the format.
+    #[error(transparent)]
+    Syntax(#[from] SyntaxError),
+    /// The format, but not a position the rules allow.
+    #[error("{file}: not a legal position ({} problem(s)):\n{}", problems.len(), bullet_list(problems))]
+    Invalid {
+        /// The file's name.
+        file: String,
+        /// Every problem found, each naming its field.
+        problems: Vec<String>,
+    },
+}
+
+/// Reads and checks a position file.
+pub fn read_position(content: Arc<Content>, file: &str, text: &str) -> Result<Game, PositionError> {
+    let state: State = parse_json(file, text)?;
+    from_state(content, &state).map_err(|problems| PositionError::Invalid { file: file.to_string(), problems })
+}
+
+/// The game a state describes, or every rule it breaks.
+pub fn from_state(content: Arc<Content>, state: &State) -> Result<Game, Vec<String>> {
+    let problems = check(&content, state);
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    let mut game = Game::from_state_unchecked(content, state);
+    let scores = final_scores(&game);
+    game.set_banked(&scores.iter().map(|s| s.banked()).collect::<Vec<_>>());
+    Ok(game)
+}
+
+fn check(content: &Content, s: &State) -> Vec<String> {
+    let mut p: Vec<String> = Vec::new();
+    let n = s.players.len();
+    if !(2..=4).contains(&n) {
+        p.push(format!("players: Cube Express is for 2 to 4 players, found {n}"));
+        return p;
+    }
+    for (seat, pl) in s.players.iter().enumerate() {
+        if pl.colour != content.starts[seat].colour {
+            p.push(format!(
+                "players[{seat}].colour: seat {seat} plays {}, found {}",
+                content.starts[seat].colour, pl.colour
+            ));
+        }
+        if pl.built > TRACK_STATIONS {
+            p.push(format!("players[{seat}].built: at most {TRACK_STATIONS} stations come from the track"));
+        }
+        if pl.stock > content.stock(n).max() {
+            p.push(format!("players[{seat}].stock: the track ends at space {}", content.stock(n).max()));
+        }
+        if pl.hand.len() > HAND {
+            p.push(format!("players[{seat}].hand: at most {HAND} tiles"));
+        }
+    }
+    if usize::from(s.first) >= n || usize::from(s.active) >= n {
+        p.push(format!("first/active: seats are 0 to {}", n - 1));
+    }
+    if matches!(s.ending, Ending::Over) {
+        p.push("ending: the game is over; a position is a turn to play".to_string());
+    }
+
+    // Tiles: each used tile exactly once.
+    let mut places: BTreeMap<u8, Vec<String>> = BTreeMap::new();
+    let mut put = |id: u8, place: String| places.entry(id).or_default().push(place);
+    s.stack.iter().for_each(|&id| put(id, "stack".into()));
+    s.display.iter().enumerate().for_each(|(c, d)| d.iter().for_each(|&id| put(id, format!("display[{c}]"))));
+    for (seat, pl) in s.players.iter().enumerate() {
+        pl.hand.iter().for_each(|&id| put(id, format!("players[{seat}].hand")));
+    }
+    for (i, t) in s.board.iter().enumerate() {
+        if let Some(id) = t.piece.tile() {
+            put(id, format!("board[{i}]"));
+        }
+    }
+    for t in &content.tiles {
+        let used = t.players.used_with(n);
+        match (used, places.get(&t.id).map(Vec::len).unwrap_or(0)) {
+            (true, 0) => p.push(format!("tile {}: missing (not in the stack, display, hands or board)", t.id)),
+            (true, 1) | (false, 0) => {}
+            (false, _) => p.push(format!("tile {}: not used with {n} players (its back icon)", t.id)),
+            (true, _) => p.push(format!("tile {}: in more than one place ({})", t.id, places[&t.id].join(", "))),
+        }
+    }
+    for id in places.keys() {
+        if content.tile(*id).is_none() {
+            p.push(format!("tile {id}: no such tile in the content"));
+        }
+    }
+
+    // Board.
+    let tile_problems = p.len();
+    let mut cells: BTreeMap<Cell, usize> = BTreeMap::new();
+    for (i, t) in s.board.iter().enumerate() {
+        if let Some(j) = cells.insert(t.cell, i) {
+            p.push(format!("board[{i}].cell: {} holds board[{j}] already", t.cell));
+        }
+        let rotation = match t.piece {
+            Piece::Front { rotation, .. } | Piece::Back { rotation, .. } => rotation,
+            _ => 0,
+        };
+        if rotation > 3 {
+            p.push(format!("board[{i}].piece.rotation: expected 0 to 3, found {rotation}"));
+        }
+        match t.piece {
+            Piece::Crossing if t.cell != content.crossing => {
+                p.push(format!("board[{i}]: the start crossing lies at {}", content.crossing))
+            }
+            Piece::Start { seat } => match content.starts.get(usize::from(seat)) {
+                Some(st) if st.cell != t.cell => {
+                    p.push(format!("board[{i}]: starting tile {seat} lies at {}", st.cell))
+                }
+                None => p.push(format!("board[{i}].piece.seat: expected 0 to 3")),
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+    if !s.board.iter().any(|t| t.piece == Piece::Crossing) {
+        p.push("board: the start crossing is missing".to_string());
+    }
+    for seat in 0..4u8 {
+        if !s.board.iter().any(|t| t.piece == Piece::Start { seat }) {
+            p.push(format!("board: starting tile {seat} is missing (all five starting tiles are always used)"));
+        }
+    }
+    if p.len() > tile_problems {
+        return p;
+    }
+    let game = Game::from_state_unchecked(Arc::new(content.clone()), s);
+    let board = game.board();
+    for (i, t) in board.tiles().iter().enumerate() {
+        for (side, nb) in t.cell.neighbours() {
+            if let Some(o) = board.at(nb)
+                && t.face.tracks.contains(side) != o.face.tracks.contains(side.opposite())
+            {
+                p.push(format!("board[{i}]: its {} side does not match the track of the tile at {nb}", side.letter()));
+            }
+        }
+        let seat_ok = |x: Option<u8>, what: &str, p: &mut Vec<String>| {
+            if x.is_some_and(|x| usize::from(x) >= n) {
+                p.push(format!("board[{i}].{what}: seats are 0 to {}", n - 1));
+            }
+        };
+        seat_ok(t.owner, "owner", &mut p);
+        seat_ok(t.station, "station", &mut p);
+        seat_ok(t.first, "first", &mut p);
+        seat_ok(t.laid_by, "laid_by", &mut p);
+        if t.owner.is_some() && !(t.face.centre == Some(Centre::Production)) {
+            p.push(format!("board[{i}].owner: only a production centre's facility can be owned"));
+        }
+        if let Some(st) = t.station {
+            let ok = match t.piece {
+                Piece::Start { seat } => seat == st,
+                _ => t.face.centre == Some(Centre::Station),
+            };
+            if !ok {
+                p.push(format!(
+                    "board[{i}].station: a station stands on its colour's starting tile or a station centre"
+                ));
+            }
+        }
+        if t.face.factory.is_none() && (t.first.is_some() || t.later != [0; 4]) {
+            p.push(format!("board[{i}]: factory cubes on a tile without a factory"));
+        }
+        if t.first.is_none() && t.later != [0; 4] {
+            p.push(format!("board[{i}].later: the second space fills only after the first"));
+        }
+        if t.passengers.iter().skip(n).any(|&x| x > 0) || t.later.iter().skip(n).any(|&x| x > 0) {
+            p.push(format!("board[{i}]: cubes of a seat not in the game"));
+        }
+    }
+    let cities = board.cities();
+    for (i, t) in board.tiles().iter().enumerate() {
+        let passengers: u8 = t.passengers.iter().sum();
+        if passengers > 0 {
+            match cities.city_of[i] {
+                Some(c) if cities.station[c].is_some() => {}
+                _ => p.push(format!("board[{i}].passengers: passengers wait only in cities with a station")),
+            }
+        }
+    }
+    for c in 0..cities.houses.len() {
+        let stations = (0..board.tiles().len())
+            .filter(|&i| cities.city_of[i] == Some(c) && board.tiles()[i].station.is_some())
+            .count();
+        if stations > 1 {
+            p.push(format!("board: a city has {stations} stations (at most one)"));
+        }
+        if cities.passengers[c] > cities.houses[c] {
+            p.push(format!(
+                "board: a city holds {} passengers for {} house icons",
+                cities.passengers[c], cities.houses[c]
+            ));
+        }
+    }
+    for (seat, pl) in s.players.iter().enumerate() {
+        let stations = board.tiles().iter().filter(|t| t.station == Some(seat as u8)).count();
+        if stations != usize::from(pl.built) + 1 {
+            p.push(format!(
+                "players[{seat}].built: {} stations from the track, but {stations} stations on the map (the start station counts)",
+                pl.built
+            ));
+        }
+        for (l, loco) in pl.locomotives.iter().enumerate() {
+            match loco {
+                Some(c) if board.at(*c).is_none() => {
+                    p.push(format!("players[{seat}].locomotives[{l}]: no tile at {c}"))
+                }
+                None if l == 0 => {
+                    p.push(format!("players[{seat}].locomotives[0]: the first locomotive is always on the map"))
+                }
+                _ => {}
+            }
+        }
+        let cubes = game.cubes_of(seat);
+        if cubes != u32::from(CUBES) {
+            p.push(format!("players[{seat}]: {cubes} cubes counted in every place, expected {CUBES}"));
+        }
+    }
+    // Objectives.
+    let mut ids = s.objectives.to_vec();
+    ids.sort_unstable();
+    ids.dedup();
+    if ids.len() != COLUMNS || ids.iter().any(|&id| id == 0 || usize::from(id) > OBJECTIVES) {
+        p.push(format!("objectives: expected {COLUMNS} different objective ids from 1 to {OBJECTIVES}"));
+    }
+    for (c, row) in s.cubes.iter().enumerate() {
+        if row.iter().any(|&x| x > OBJECTIVE_LIMIT) {
+            p.push(format!("cubes[{c}]: at most {OBJECTIVE_LIMIT} cubes of a player on an objective card"));
+        }
+    }
+    let neutral = if n == 2 { NEUTRAL_CUBES } else { 0 };
+    if s.neutral != [neutral; COLUMNS] {
+        p.push(format!("neutral: {neutral} cubes of an unused colour on each card with {n} players"));
+    }
+    let held: u8 = s.players.iter().map(|pl| pl.tokens).sum();
+    if u16::from(s.tokens) + u16::from(held) != u16::from(TOKENS) {
+        p.push(format!("tokens: {} left and {held} held, expected {TOKENS} in all", s.tokens));
+    }
+    p
+}
+
+/// A game record: how the game was set up and every turn, each a list of actions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Record {
+    /// Number of players, 2 to 4.
+    pub players: usize,
+    /// The setup's seed.
+    pub seed: u64,
+    /// The rule options.
+    #[serde(default)]
+    pub options: Options,
+    /// The turns in order.
+    #[serde(default)]
+    pub turns: Vec<Vec<Action>>,
+}
+
+/// Why a record does not replay.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RecordError {
+    /// Not JSON, or not the format.
+    #[error(transparent)]
+    Syntax(#[from] SyntaxError),
+    /// The setup is impossible.
+    #[error("{file}: {error}")]
+    Setup {
+        /// The file's name.
+        file: String,
+        /// Why.
+        error: SetupError,
+    },
+    /// An action is illegal.
+    #[error("{file}: turns[{turn}][{action}] ({what}): {error}")]
+    Illegal {
+        /// The file's name.
+        file: String,
+        /// Turn index.
+        turn: usize,
+        /// Action index within the turn.
+        action: usize,
+        /// The action.
+        what: String,
+        /// Why.
+        error: Illegal,
+    },
+}
+
+impl Record {
+    /// Replays the record, checking every action: the game after the last turn.
+    pub fn replay(&self, content: Arc<Content>, file: &str) -> Result<Game, RecordError> {
+        let mut game = Game::new(content, self.players, self.seed, self.options)
+            .map_err(|error| RecordError::Setup { file: file.to_string(), error })?;
+        for (turn, actions) in self.turns.iter().enumerate() {
+            game = game.play_turn(actions).map_err(|(action, error)| RecordError::Illegal {
+                file: file.to_string(),
+                turn,
+                action,
+                what: actions.get(action).map_or("end of the list".to_string(), |a| a.to_string()),
+                error,
+            })?;
+        }
+        Ok(game)
+    }
+}
+
+/// Reads a record file.
+pub fn read_record(file: &str, text: &str) -> Result<Record, SyntaxError> {
+    parse_json(file, text)
+}
