@@ -223,9 +223,10 @@ fn locomotives_move_forward_within_their_movement_points() {
 fn deliveries_score_first_and_later_spaces_and_raise_the_stock() {
     let game = position(|s| {
         lay_on_board(s, 27, [0, -2], 0);
-        lay_on_board(s, 10, [0, -3], 0);
-        store(s, 0, Resources { coal: 2, wood: 2, iron: 0 });
-        store(s, 1, Resources { coal: 1, wood: 1, iron: 0 });
+        // Tile 11: a factory needing coal, wood and iron (A 8, B 4).
+        lay_on_board(s, 11, [0, -3], 0);
+        store(s, 0, Resources { coal: 2, wood: 2, iron: 1 });
+        store(s, 1, Resources { coal: 1, wood: 1, iron: 1 });
         give(s, 0, 28);
     });
     let mut g = game.clone();
@@ -241,7 +242,7 @@ fn deliveries_score_first_and_later_spaces_and_raise_the_stock() {
     let red = &g.players()[0];
     assert_eq!((red.stock, red.dividends, red.store), (3, 3, Resources { coal: 1, wood: 1, iron: 0 }));
     assert_eq!(g.objective_cubes(2)[0], 1);
-    assert_eq!(final_scores(&g)[0].factories, 4);
+    assert_eq!(final_scores(&g)[0].factories, 8);
     assert_running_scores(&g);
     g.apply(&Action::Market { slot: 0, cube: false }).expect("market");
     g.apply(&Action::End { discard: Resources::NONE }).expect("end");
@@ -260,7 +261,7 @@ fn deliveries_score_first_and_later_spaces_and_raise_the_stock() {
     let blue = &g.players()[1];
     assert_eq!((blue.stock, blue.store), (2, Resources::NONE));
     assert_eq!(g.board().at(Cell::new(0, -3)).map(|t| (t.first, t.later)), Some((Some(0), [0, 1, 0, 0])));
-    assert_eq!(final_scores(&g)[1].factories, 2);
+    assert_eq!(final_scores(&g)[1].factories, 4);
     assert_running_scores(&g);
 }
 
@@ -445,4 +446,21 @@ fn records_replay_and_a_wrong_action_names_its_turn() {
     bad.turns[4][1] = Action::Market { slot: 9, cube: false };
     let e = bad.replay(content(), "r.json").expect_err("refused").to_string();
     assert!(e.contains("turns[4][1]"), "{e}");
+}
+
+#[test]
+fn a_delivery_of_two_resources_places_no_objective_cube() {
+    let mut g = position(|s| {
+        lay_on_board(s, 27, [0, -2], 0);
+        lay_on_board(s, 10, [0, -3], 0);
+        store(s, 0, Resources { coal: 1, wood: 1, iron: 0 });
+    });
+    let l = g.legal_lays().into_iter().find(|l| !l.act).expect("a lay");
+    g.apply(&Action::Lay(l)).expect("lay");
+    g.apply(&mv(0, [0, -2])).expect("move");
+    g.apply(&mv(0, [0, -3])).expect("move");
+    assert!(g.clone().apply(&Action::Deliver { objective: Some(0) }).is_err());
+    g.apply(&Action::Deliver { objective: None }).expect("coal and wood: factory cube and dividend");
+    assert_eq!((g.players()[0].dividends, g.players()[0].store), (3, Resources::NONE));
+    assert_running_scores(&g);
 }

@@ -444,8 +444,8 @@ impl ContentSetup {
                 for &r in &f.needs {
                     *needs.get_mut(r) = needs.get(r).saturating_add(1);
                 }
-                if !(1..=4).contains(&f.needs.len()) {
-                    p.push(format!("{field}.factory.needs: expected 1 to 4 resources, found {}", f.needs.len()));
+                if !(1..=3).contains(&f.needs.len()) {
+                    p.push(format!("{field}.factory.needs: expected 1 to 3 resources, found {}", f.needs.len()));
                 }
                 if f.a < f.b {
                     p.push(format!("{field}.factory: space A ({}) is worth less than space B ({})", f.a, f.b));

@@ -923,28 +923,27 @@ impl Game {
                 let rooms: Vec<u8> =
                     (0..COLUMNS as u8).filter(|&c| self.cubes[usize::from(c)][seat] < OBJECTIVE_LIMIT).collect();
                 p.store = store;
-                p.reserve += factory.needs.total();
-                // The delivered cubes: one to the factory, one to the dividends, one to an
-                // objective card; the rest stay in the reserve (ruling D1).
-                p.reserve -= 1;
-                if p.reserve > 0 {
-                    p.reserve -= 1;
+                // The delivered cubes themselves: the first to the factory, the second to the
+                // dividends, the third to an objective card with room, if any (ruling D1).
+                let n = factory.needs.total();
+                if n >= 2 {
                     p.dividends += 1;
                     p.banked += 1;
                 }
-                let placeable = p.reserve > 0 && !rooms.is_empty();
+                let placeable = n >= 3 && !rooms.is_empty();
                 match objective {
                     Some(c) if !placeable || !rooms.contains(&c) => {
-                        return Err(Illegal::Objective("that card cannot take another cube of yours (5 at most)"));
+                        return Err(Illegal::Objective(if n < 3 {
+                            "a delivery of fewer than 3 resources places no objective cube"
+                        } else {
+                            "that card cannot take another cube of yours (5 at most)"
+                        }));
                     }
-                    Some(c) => {
-                        p.reserve -= 1;
-                        self.cubes[usize::from(c)][seat] += 1;
-                    }
+                    Some(c) => self.cubes[usize::from(c)][seat] += 1,
                     None if placeable => {
                         return Err(Illegal::Objective("a delivery places a cube on an objective card of your choice"));
                     }
-                    None => {}
+                    None => p.reserve += u8::from(n >= 3),
                 }
                 let tile = self.board.at_mut(cell).ok_or(Illegal::NotHere("to deliver to"))?;
                 let points = if first {
