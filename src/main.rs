@@ -17,6 +17,7 @@ macro_rules! say {
 }
 
 mod coe;
+mod cube_express;
 mod express01;
 mod input;
 mod output;
@@ -45,6 +46,9 @@ enum Game {
     /// The Cubes of Europe, the solo dice game: the proven best score of a seed, batches, play.
     #[command(name = "coe")]
     Coe(coe::Args),
+    /// Cube Express, tile laying for 2 to 4 players: the best turn by integer programming.
+    #[command(name = "cube-express")]
+    CubeExpress(cube_express::Args),
 }
 
 fn main() -> ExitCode {
@@ -73,5 +77,6 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.game {
         Game::Express01(args) => express01::run(args),
         Game::Coe(args) => coe::run(args),
+        Game::CubeExpress(args) => cube_express::run(args),
     }
 }

@@ -6,12 +6,11 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use rand::seq::IndexedRandom;
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use signalbox_engine::cube_express::action::Action;
 use signalbox_engine::cube_express::catalogue::Content;
-use signalbox_engine::cube_express::game::{CUBES, Game, Phase};
+use signalbox_engine::cube_express::game::{CUBES, Game};
 use signalbox_engine::cube_express::options::Options;
 use signalbox_engine::cube_express::score::{final_scores, winners};
 
@@ -35,38 +34,6 @@ fn check(game: &Game, used: &BTreeSet<u8>, context: &str) {
     }
 }
 
-/// A random legal action, favouring locomotive moves so games exercise deliveries and pickups.
-fn pick(game: &Game, rng: &mut ChaCha8Rng) -> Action {
-    let actions = game.legal_actions();
-    assert!(!actions.is_empty(), "no legal action in phase {:?}", game.phase());
-    let useful: Vec<&Action> = actions
-        .iter()
-        .filter(|a| {
-            matches!(
-                a,
-                Action::Move { .. }
-                    | Action::Pickup
-                    | Action::Deliver { .. }
-                    | Action::Passenger
-                    | Action::BuildLocomotive { .. }
-            )
-        })
-        .collect();
-    if game.phase() == Phase::Move && !useful.is_empty() && rng.random_bool(0.85) {
-        return **useful.choose(rng).expect("non-empty");
-    }
-    let lays: Vec<&Action> = actions.iter().filter(|a| matches!(a, Action::Lay(l) if l.act)).collect();
-    if game.phase() == Phase::Lay && !lays.is_empty() && rng.random_bool(0.7) {
-        return **lays.choose(rng).expect("non-empty");
-    }
-    let no_trade: Vec<&Action> =
-        actions.iter().filter(|a| !matches!(a, Action::Convert { .. } | Action::Sell { .. })).collect();
-    if !no_trade.is_empty() && rng.random_bool(0.9) {
-        return **no_trade.choose(rng).expect("non-empty");
-    }
-    *actions.choose(rng).expect("non-empty")
-}
-
 #[test]
 fn two_hundred_random_games_keep_the_invariants() {
     let content = Arc::new(Content::house());
@@ -80,7 +47,7 @@ fn two_hundred_random_games_keep_the_invariants() {
         check(&game, &used, &format!("seed {seed} setup"));
         let mut actions = 0;
         while !game.is_over() {
-            let action = pick(&game, &mut rng);
+            let action = game.random_action(&mut rng).expect("a legal action while the game goes on");
             let before = game.turns_played();
             seen.insert(match action {
                 Action::Deliver { .. } => "deliver",

@@ -4,4 +4,5 @@
 #![forbid(unsafe_code)]
 
 pub mod coe;
+pub mod cube_express;
 pub mod express01;

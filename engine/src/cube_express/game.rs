@@ -1279,6 +1279,44 @@ impl Game {
         out
     }
 
+    /// A random legal action, for playouts: locomotive actions are favoured during step II (so
+    /// random games pick up and deliver), a tile's centre action when laying, and trades are
+    /// rare. `None` when the game is over.
+    pub fn random_action<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> Option<Action> {
+        use rand::RngExt;
+        use rand::seq::IndexedRandom;
+        let actions = self.legal_actions();
+        let pick = |pool: Vec<&Action>, rng: &mut R| pool.choose(rng).map(|a| **a);
+        let of = |f: fn(&Action) -> bool| actions.iter().filter(|a| f(a)).collect::<Vec<_>>();
+        if self.phase == Phase::Move && rng.random_bool(0.85) {
+            let useful = of(|a| {
+                matches!(
+                    a,
+                    Action::Move { .. }
+                        | Action::Pickup
+                        | Action::Deliver { .. }
+                        | Action::Passenger
+                        | Action::BuildLocomotive { .. }
+                )
+            });
+            if let Some(a) = pick(useful, rng) {
+                return Some(a);
+            }
+        }
+        if self.phase == Phase::Lay
+            && rng.random_bool(0.7)
+            && let Some(a) = pick(of(|a| matches!(a, Action::Lay(l) if l.act)), rng)
+        {
+            return Some(a);
+        }
+        if rng.random_bool(0.9)
+            && let Some(a) = pick(of(|a| !matches!(a, Action::Convert { .. } | Action::Sell { .. })), rng)
+        {
+            return Some(a);
+        }
+        actions.choose(rng).copied()
+    }
+
     /// The resource a production facility on `cell` gives, if any.
     pub fn production_at(&self, cell: Cell) -> Option<Resource> {
         self.board.at(cell).and_then(|t| t.face.production)

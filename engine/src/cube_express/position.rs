@@ -19,6 +19,10 @@ use super::tile::Centre;
 use crate::grid::square::Cell;
 use crate::source::{SyntaxError, bullet_list, parse_json};
 
+/// The embedded sample position (`signalbox cube-express plan` with no file): a 3-player game
+/// of the house set a few turns in.
+pub const SAMPLE_POSITION_JSON: &str = include_str!("../../data/cube_express/sample-position.json");
+
 /// Why a position was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
@@ -72,6 +76,9 @@ fn check(content: &Content, s: &State) -> Vec<String> {
         }
         if pl.stock > content.stock(n).max() {
             p.push(format!("players[{seat}].stock: the track ends at space {}", content.stock(n).max()));
+        }
+        if pl.stock == content.stock(n).max() && !pl.reached_max {
+            p.push(format!("players[{seat}].reached_max: a disc on the maximum has reached it"));
         }
         if pl.hand.len() > HAND {
             p.push(format!("players[{seat}].hand: at most {HAND} tiles"));

@@ -1,0 +1,206 @@
+//! Integer programs and the backends that solve them, chosen at run time: the pure-Rust microlp
+//! (always built) and CBC (with the `cbc` cargo feature and the system library). Every program
+//! in signalbox goes through [`solve`].
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use good_lp::{Constraint, Expression, ProblemVariables, ResolutionError, Solution, SolverModel, Variable, variable};
+
+/// An integer-programming backend.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Backend {
+    /// microlp, pure Rust (default).
+    #[default]
+    Microlp,
+    /// CBC (COIN-OR), when built with the `cbc` feature.
+    Cbc,
+}
+
+impl Backend {
+    /// The backends compiled into this build.
+    pub fn available() -> Vec<Backend> {
+        let mut out = vec![Backend::Microlp];
+        if cfg!(feature = "cbc") {
+            out.push(Backend::Cbc);
+        }
+        out
+    }
+
+    /// The backend's name, as `--lp-backend` takes it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Backend::Microlp => "microlp",
+            Backend::Cbc => "cbc",
+        }
+    }
+}
+
+impl fmt::Display for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Backend {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Backend, String> {
+        match s {
+            "microlp" => Ok(Backend::Microlp),
+            "cbc" => Ok(Backend::Cbc),
+            _ => Err(format!("unknown integer-programming backend {s:?}: expected microlp or cbc")),
+        }
+    }
+}
+
+/// Why a program was not solved.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LpError {
+    /// No solution satisfies the constraints.
+    #[error("the program is infeasible")]
+    Infeasible,
+    /// The backend is not compiled in.
+    #[error("this build has no {0} backend (build with `--features cbc` and the CBC library)")]
+    Unavailable(Backend),
+    /// The backend failed.
+    #[error("the {backend} backend failed: {message}")]
+    Failed {
+        /// Which backend.
+        backend: Backend,
+        /// Its message.
+        message: String,
+    },
+}
+
+/// The kind of a variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// 0 or 1.
+    Binary,
+    /// An integer from 0 to the bound.
+    Integer(u32),
+}
+
+/// A maximisation program under construction. With `relaxed`, every variable is continuous over
+/// the same range (the LP relaxation, for upper bounds).
+pub struct Program {
+    vars: ProblemVariables,
+    defined: Vec<Variable>,
+    constraints: Vec<Constraint>,
+    relaxed: bool,
+}
+
+impl Program {
+    /// An empty program.
+    pub fn new(relaxed: bool) -> Program {
+        Program { vars: ProblemVariables::new(), defined: Vec::new(), constraints: Vec::new(), relaxed }
+    }
+
+    /// A new variable.
+    pub fn var(&mut self, kind: Kind) -> Variable {
+        let def = match (kind, self.relaxed) {
+            (Kind::Binary, false) => variable().binary(),
+            (Kind::Binary, true) => variable().min(0).max(1),
+            (Kind::Integer(max), false) => variable().integer().min(0).max(max),
+            (Kind::Integer(max), true) => variable().min(0).max(max),
+        };
+        let v = self.vars.add(def);
+        self.defined.push(v);
+        v
+    }
+
+    /// Adds a constraint.
+    pub fn add(&mut self, c: Constraint) {
+        self.constraints.push(c);
+    }
+
+    /// Variables so far.
+    pub fn variables(&self) -> usize {
+        self.defined.len()
+    }
+
+    /// Constraints so far.
+    pub fn constraints(&self) -> usize {
+        self.constraints.len()
+    }
+}
+
+/// A solved program: the value of every variable.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solved {
+    values: std::collections::HashMap<Variable, f64>,
+}
+
+impl Solved {
+    /// The value of `v`.
+    pub fn value(&self, v: Variable) -> f64 {
+        self.values.get(&v).copied().unwrap_or(0.0)
+    }
+
+    /// The value of `v` rounded to the nearest integer (for integer variables).
+    pub fn int(&self, v: Variable) -> i64 {
+        self.value(v).round() as i64
+    }
+
+    /// The value of an expression.
+    pub fn eval(&self, e: &Expression) -> f64 {
+        e.eval_with(&Values(self))
+    }
+}
+
+struct Values<'a>(&'a Solved);
+
+impl Solution for Values<'_> {
+    fn status(&self) -> good_lp::SolutionStatus {
+        good_lp::SolutionStatus::Optimal
+    }
+    fn value(&self, v: Variable) -> f64 {
+        self.0.value(v)
+    }
+}
+
+fn collect<S: Solution>(s: &S, defined: &[Variable]) -> Solved {
+    Solved { values: defined.iter().map(|&v| (v, s.value(v))).collect() }
+}
+
+fn failed(backend: Backend, e: ResolutionError) -> LpError {
+    match e {
+        ResolutionError::Infeasible => LpError::Infeasible,
+        other => LpError::Failed { backend, message: other.to_string() },
+    }
+}
+
+/// Maximises `objective` over `program` with `backend`, within `time_limit` if given: the one
+/// place a backend is chosen.
+pub fn solve(
+    program: Program,
+    objective: Expression,
+    backend: Backend,
+    time_limit: Option<Duration>,
+) -> Result<Solved, LpError> {
+    let Program { vars, defined, constraints, .. } = program;
+    let problem = vars.maximise(objective);
+    match backend {
+        Backend::Microlp => {
+            let mut model = problem.using(good_lp::microlp).with_all(constraints);
+            if let Some(t) = time_limit {
+                model = good_lp::WithTimeLimit::with_time_limit(model, t.as_secs_f64());
+            }
+            model.solve().map(|s| collect(&s, &defined)).map_err(|e| failed(backend, e))
+        }
+        #[cfg(feature = "cbc")]
+        Backend::Cbc => {
+            let mut model = problem.using(good_lp::coin_cbc).with_all(constraints);
+            if let Some(t) = time_limit {
+                model = good_lp::WithTimeLimit::with_time_limit(model, t.as_secs_f64());
+            }
+            model.solve().map(|s| collect(&s, &defined)).map_err(|e| failed(backend, e))
+        }
+        #[cfg(not(feature = "cbc"))]
+        Backend::Cbc => {
+            let _ = (problem, defined, constraints);
+            Err(LpError::Unavailable(Backend::Cbc))
+        }
+    }
+}

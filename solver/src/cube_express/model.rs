@@ -1,0 +1,1050 @@
+//! The integer program of one turn, for a given lay: a time-expanded network of the locomotives'
+//! moves (one unit of flow per locomotive run, one layer per movement point) with the resources,
+//! reserve, dividends and movement points tracked along the turn's timeline, and every trade
+//! point of ruling S3 (`docs/rules/cube-express.md`) as integer variables. Its optimum is the
+//! best plan of the turn with that lay; [`TurnModel::plan`] reads the plan back as engine actions.
+//!
+//! The timeline: trades, the lay (with a station's payment as variables), then two locomotive
+//! runs (the first run's locomotive finishes before the second moves), each step being a trade
+//! point, a move, a trade point, a pickup, a trade point, a delivery, a trade point, a passenger;
+//! then trades, the market, and the discard down to the storage limit.
+
+use std::collections::HashMap;
+
+use good_lp::{Expression, Variable};
+use signalbox_engine::cube_express::action::{Action, Lay, Payment};
+use signalbox_engine::cube_express::board::{Board, Piece, Placed};
+use signalbox_engine::cube_express::catalogue::COLUMNS;
+use signalbox_engine::cube_express::game::{Game, OBJECTIVE_LIMIT, TOKEN_VP, TRACK_STATIONS};
+use signalbox_engine::cube_express::options::{CrossingDividends, Passengers, StationPayment};
+use signalbox_engine::cube_express::resource::{Conversion, Resource, Resources};
+use signalbox_engine::cube_express::tile::{Centre, Factory};
+use signalbox_engine::grid::square::Cell;
+
+use super::lp::{Kind, Program, Solved};
+use super::value::{Weights, objective_weights};
+
+/// Where a locomotive run starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Source {
+    /// An existing locomotive (0 or 1) where it stands.
+    Loco(u8),
+    /// The second locomotive, built on this station.
+    New(Cell),
+}
+
+/// The variables of one trade point (two rounds of conversions, building the second locomotive,
+/// coal for movement points).
+#[derive(Clone, Debug, Default)]
+struct TradePoint {
+    conv: [[Option<Variable>; 4]; 2],
+    build: Option<Variable>,
+    coal: Option<Variable>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Step {
+    before_move: TradePoint,
+    pickup: Vec<(Resource, Variable)>,
+    before_deliver: TradePoint,
+    deliver: Vec<(usize, Variable)>,
+    objective: Vec<(u8, Variable)>,
+    passenger: Vec<(usize, Variable)>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Run {
+    sources: Vec<(Source, Variable)>,
+    /// (source index, tiles entered in order, variable).
+    paths: Vec<(usize, Vec<usize>, Variable)>,
+    steps: Vec<Step>,
+}
+
+/// Running quantities along the timeline, as expressions in the program's variables.
+#[derive(Clone)]
+struct Ledger {
+    store: [Expression; 3],
+    reserve: Expression,
+    dividends: Expression,
+    coal_spent: Expression,
+    moves: Expression,
+}
+
+fn ri(r: Resource) -> usize {
+    match r {
+        Resource::Coal => 0,
+        Resource::Wood => 1,
+        Resource::Iron => 2,
+    }
+}
+
+/// A factory on the board after the lay.
+#[derive(Clone, Copy, Debug)]
+struct FactorySite {
+    cell: usize,
+    factory: Factory,
+    first_free: bool,
+}
+
+/// The integer program of one turn with a given lay.
+pub struct TurnModel {
+    program: Program,
+    objective: Expression,
+    lay: Option<Lay>,
+    pre: TradePoint,
+    sale_pre: Variable,
+    pay: Option<[Variable; 4]>,
+    runs: Vec<Run>,
+    end: TradePoint,
+    sale_end: Variable,
+    market: Vec<(u8, Variable)>,
+    market_slot: Option<u8>,
+    discard: [Variable; 3],
+    cells: Vec<Cell>,
+    /// Value added by the lay that the variables do not carry (stations, city growth, tokens).
+    pub constant: i32,
+    /// The program's inputs apart from `constant`: equal signatures, equal programs.
+    pub signature: String,
+}
+
+/// Facts about a lay the program needs.
+struct LayEffect {
+    board: Board,
+    tech: u8,
+    station_vp: i32,
+    station_token: bool,
+    built_station: bool,
+    owns: bool,
+}
+
+fn lay_effect(game: &Game, lay: Option<&Lay>) -> Option<LayEffect> {
+    let seat = game.active();
+    let s = usize::from(seat);
+    let mut board = game.board().clone();
+    let mut effect = LayEffect {
+        board: board.clone(),
+        tech: game.tech_level(s),
+        station_vp: 0,
+        station_token: false,
+        built_station: false,
+        owns: false,
+    };
+    let Some(lay) = lay else { return Some(effect) };
+    let face = game.lay_face(lay)?;
+    board.check_lay(lay.cell, &face).ok()?;
+    let piece = if lay.back {
+        Piece::Back { tile: lay.tile, rotation: lay.rotation }
+    } else {
+        Piece::Front { tile: lay.tile, rotation: lay.rotation }
+    };
+    let mut placed = Placed::new(lay.cell, piece, face, Some(seat));
+    let growth = board.city_growth(lay.cell, &face);
+    if let Some((before, after, Some(owner))) = growth
+        && owner == seat
+    {
+        effect.station_vp += 3 * (i32::from(after) - i32::from(before));
+    }
+    if lay.act {
+        match face.centre? {
+            Centre::Station => {
+                let p = &game.players()[s];
+                if p.built >= TRACK_STATIONS || matches!(growth, Some((_, _, Some(_)))) {
+                    return None;
+                }
+                placed.station = Some(seat);
+                effect.built_station = true;
+                effect.station_vp += 3 * i32::from(growth.map_or(0, |(_, after, _)| after));
+                effect.tech = game.content().levels[usize::from(p.built + 1)];
+                effect.station_token = p.built + 1 == TRACK_STATIONS && game.tokens_left() > 0;
+            }
+            Centre::Production => {
+                placed.owner = Some(seat);
+                effect.owns = true;
+            }
+            Centre::Crossing | Centre::Factory(_) => {}
+        }
+    }
+    board.put(placed);
+    effect.board = board;
+    Some(effect)
+}
+
+impl TurnModel {
+    /// The program of the turn of the player to move in `game` (at the start of a turn) with
+    /// `lay` (`None`: no tile fits). `None` when the lay itself is impossible.
+    pub fn new(game: &Game, lay: Option<&Lay>, weights: &Weights, relaxed: bool) -> Option<TurnModel> {
+        let seat = usize::from(game.active());
+        let me = &game.players()[seat];
+        let effect = lay_effect(game, lay)?;
+        let board = &effect.board;
+        let mut prog = Program::new(relaxed);
+        let mut objective = Expression::from(0.0);
+        let mut constant = effect.station_vp;
+        let int = |n: u32| Kind::Integer(n);
+
+        let store0 = me.store;
+        let mut led = Ledger {
+            store: [f64::from(store0.coal).into(), f64::from(store0.wood).into(), f64::from(store0.iron).into()],
+            reserve: f64::from(me.reserve).into(),
+            dividends: f64::from(me.dividends).into(),
+            coal_spent: 0.0.into(),
+            moves: 0.0.into(),
+        };
+        let dividends0 = f64::from(me.dividends);
+
+        // Trades before the lay, then a stock sale (after the conversions, which may free reserve).
+        let mut held = u32::from(store0.total());
+        let pre = trade_point(&mut prog, &mut led, Spec { held, convert: true, build: false, coal: false });
+        // A sale before the lay only pays for the lay's action (later sales wait for the end).
+        let sale_pre_max = match lay.filter(|l| l.act).and_then(|l| game.lay_face(l)).and_then(|f| f.centre) {
+            Some(Centre::Station) => usize::from(game.content().levels[usize::from(me.built.min(TRACK_STATIONS))]),
+            Some(Centre::Production) => 1,
+            _ => 0,
+        }
+        .min(usize::from(me.stock));
+        let sale_pre = prog.var(int(sale_pre_max as u32));
+        led.reserve -= sale_pre;
+        led.dividends += sale_pre;
+        prog.add(led.reserve.clone().geq(0.0));
+
+        // The lay's centre action.
+        let mut pay = None;
+        let centre = lay.filter(|l| l.act).and_then(|l| game.lay_face(l)).and_then(|f| f.centre);
+        match centre {
+            Some(Centre::Crossing) => {
+                let l = lay?;
+                let face = game.lay_face(l)?;
+                let tracks = match game.options().crossing_dividends {
+                    CrossingDividends::AllTracks => face.tracks.len(),
+                    CrossingDividends::JoinedTracks => {
+                        face.tracks.iter().filter(|&s| game.board().at(l.cell.step(s)).is_some()).count()
+                    }
+                } as f64;
+                // Exactly min(2 per track, reserve).
+                let got = prog.var(int(2 * 4));
+                let short = prog.var(Kind::Binary);
+                prog.add(Expression::from(got).leq(2.0 * tracks));
+                prog.add(Expression::from(got).leq(led.reserve.clone()));
+                prog.add(Expression::from(got).geq(2.0 * tracks - 30.0 * short));
+                prog.add(Expression::from(got).geq(led.reserve.clone() - 30.0 * (1.0 - short)));
+                led.reserve -= got;
+                led.dividends += got;
+            }
+            Some(Centre::Factory(r)) => {
+                held += 1;
+                led.reserve -= 1.0;
+                prog.add(led.reserve.clone().geq(0.0));
+                led.store[ri(r)] += 1.0;
+            }
+            Some(Centre::Production) => {
+                led.dividends -= 1.0;
+                prog.add(led.dividends.clone().geq(0.0));
+            }
+            Some(Centre::Station) => {
+                let cost = f64::from(game.content().levels[usize::from(me.built)]);
+                let only_dividends = game.options().station_payment == StationPayment::DividendsOnly;
+                let vars = [prog.var(int(30)), prog.var(int(30)), prog.var(int(30)), prog.var(int(30))];
+                let mut total = Expression::from(0.0);
+                for &v in &vars {
+                    total += v;
+                }
+                prog.add(total.eq(cost));
+                led.dividends -= vars[0];
+                prog.add(led.dividends.clone().geq(0.0));
+                for r in 0..3 {
+                    led.store[r] -= vars[r + 1];
+                    prog.add(led.store[r].clone().geq(0.0));
+                    if only_dividends {
+                        prog.add(Expression::from(vars[r + 1]).eq(0.0));
+                    }
+                }
+                led.reserve += cost;
+                pay = Some(vars);
+            }
+            None => {}
+        }
+        if effect.station_token {
+            constant += TOKEN_VP;
+        }
+
+        // The network after the lay.
+        let cells: Vec<Cell> = board.tiles().iter().map(|t| t.cell).collect();
+        let index: HashMap<Cell, usize> = cells.iter().enumerate().map(|(i, &c)| (c, i)).collect();
+        let mut arcs: Vec<(usize, usize)> = Vec::new();
+        for (u, &c) in cells.iter().enumerate() {
+            for n in board.exits(c) {
+                arcs.push((u, index[&n]));
+            }
+        }
+        let own_stations: Vec<Cell> =
+            board.tiles().iter().filter(|t| t.station == Some(seat as u8)).map(|t| t.cell).collect();
+        let mut sources: Vec<Source> = Vec::new();
+        for (l, loco) in me.locomotives.iter().enumerate() {
+            if loco.is_some() {
+                sources.push(Source::Loco(l as u8));
+            }
+        }
+        if me.locomotives[1].is_none() {
+            sources.extend(own_stations.iter().map(|&c| Source::New(c)));
+        }
+        let source_cell = |s: Source| match s {
+            Source::Loco(l) => me.locomotives[usize::from(l)].map(|c| index[&c]),
+            Source::New(c) => Some(index[&c]),
+        };
+        // Distance from the nearest source, to drop arcs no run can reach in time.
+        let mut dist = vec![usize::MAX; cells.len()];
+        let mut queue = std::collections::VecDeque::new();
+        for &s in &sources {
+            if let Some(u) = source_cell(s)
+                && dist[u] == usize::MAX
+            {
+                dist[u] = 0;
+                queue.push_back(u);
+            }
+        }
+        while let Some(u) = queue.pop_front() {
+            for &(a, b) in &arcs {
+                if a == u && dist[b] == usize::MAX {
+                    dist[b] = dist[u] + 1;
+                    queue.push_back(b);
+                }
+            }
+        }
+        // What each tile offers.
+        let tiles = board.tiles();
+        let factories: Vec<FactorySite> = tiles
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| {
+                t.face.factory.map(|f| FactorySite { cell: i, factory: f, first_free: t.first.is_none() })
+            })
+            .collect();
+        let cities = board.cities();
+        let passengers_on = game.options().passengers == Passengers::StationCities;
+        let city_room: Vec<i64> = (0..cities.houses.len())
+            .map(|c| {
+                if passengers_on && cities.station[c].is_some() {
+                    i64::from(cities.houses[c]) - i64::from(cities.passengers[c])
+                } else {
+                    0
+                }
+            })
+            .collect();
+        let ow = objective_weights(game, seat);
+        let mut cubes: [Expression; COLUMNS] = std::array::from_fn(|c| f64::from(game.objective_cubes(c)[seat]).into());
+        let objective_cubes0 = cubes.clone();
+
+        // Locomotive runs.
+        let mut runs: Vec<Run> = Vec::new();
+        let mut news: Expression = 0.0.into();
+        let mut builds: Vec<Variable> = Vec::new();
+        let mut deliveries: Vec<Vec<Variable>> = vec![Vec::new(); factories.len()];
+        let mut passengers_total: Expression = 0.0.into();
+        let mut city_use: Vec<Expression> = vec![0.0.into(); cities.houses.len()];
+        // Building needs a coal and an iron, which conversions can make from any resources:
+        // possible when the turn can hold two resources at once.
+        let facilities =
+            tiles.iter().enumerate().filter(|(i, t)| t.face.production.is_some() && dist[*i] < cells.len()).count();
+        let iron_somewhere =
+            usize::from(store0.total()) + usize::from(matches!(centre, Some(Centre::Factory(_)))) + 2 * facilities >= 2;
+        let can_build = me.locomotives[1].is_none() && !own_stations.is_empty() && iron_somewhere;
+        let run_count = if me.locomotives[1].is_some() || can_build { 2 } else { 1 };
+        // Moves are paid by the technology level and by coal, and coal comes from storage, the
+        // lay, and at most one pickup per production facility in reach per run.
+        // Moves are paid by the technology level and by coal. Coal comes from storage, the lay,
+        // at most one pickup per facility in reach per run, and conversions (2 wood into 1 coal,
+        // 2 iron into 1 wood), so the turn has at most this many moves.
+        let gives = |r: Resource| usize::from(matches!(centre, Some(Centre::Factory(x)) if x == r));
+        let mut horizon = usize::from(effect.tech);
+        loop {
+            let reach = |r: Resource| {
+                run_count
+                    * tiles
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, t)| t.face.production == Some(r) && dist[*i] <= horizon)
+                        .count()
+            };
+            let iron = usize::from(store0.iron) + gives(Resource::Iron) + reach(Resource::Iron);
+            let wood = usize::from(store0.wood) + gives(Resource::Wood) + reach(Resource::Wood) + iron / 2;
+            let coal = usize::from(store0.coal) + gives(Resource::Coal) + reach(Resource::Coal) + wood / 2;
+            let next = (usize::from(effect.tech) + coal).min(cells.len().saturating_sub(1));
+            if next <= horizon {
+                horizon = next;
+                break;
+            }
+            horizon = next;
+        }
+        // How far each tile is from the nearest thing to do (a facility, a factory, a city with
+        // room for a passenger): a move that cannot reach one in time gains nothing.
+        let mut to_feature = vec![usize::MAX; cells.len()];
+        let mut queue = std::collections::VecDeque::new();
+        for (i, t) in tiles.iter().enumerate() {
+            let city = cities.city_of[i].is_some_and(|c| city_room[c] > 0);
+            if t.face.production.is_some() || t.face.factory.is_some() || city {
+                to_feature[i] = 0;
+                queue.push_back(i);
+            }
+        }
+        while let Some(v) = queue.pop_front() {
+            for &(a, b) in &arcs {
+                if b == v && to_feature[a] == usize::MAX {
+                    to_feature[a] = to_feature[v] + 1;
+                    queue.push_back(a);
+                }
+            }
+        }
+        // Whether the reserve can run short before the end of step II; if not, trades before
+        // pickups and passengers are never needed (ruling S3) and are left out. Before then the
+        // reserve pays for a stock sale before the lay (only to pay for the lay's action), the
+        // crossing's dividends or the factory centre's resource, one pickup per facility in
+        // reach per run, and the passengers the cities in reach have room for.
+        let centre_take = match centre {
+            Some(Centre::Crossing) => 8,
+            Some(Centre::Factory(_)) => 1,
+            _ => 0,
+        };
+        let pickups_max = run_count
+            * tiles.iter().enumerate().filter(|(i, t)| t.face.production.is_some() && dist[*i] <= horizon).count();
+        let passengers_max: i64 = (0..cities.houses.len())
+            .filter(|&c| (0..tiles.len()).any(|i| cities.city_of[i] == Some(c) && dist[i] <= horizon))
+            .map(|c| city_room[c].max(0))
+            .sum();
+        let consumption = sale_pre_max + centre_take + pickups_max + passengers_max as usize;
+        let tight = usize::from(me.reserve) < consumption;
+        let tech = usize::from(effect.tech);
+        if !can_build {
+            sources.retain(|s| matches!(s, Source::Loco(_)));
+        }
+        for r in 0..run_count {
+            let mut run = Run::default();
+            let mut chosen: Expression = 0.0.into();
+            for &s in &sources {
+                let v = prog.var(Kind::Binary);
+                chosen += v;
+                if let Source::New(_) = s {
+                    news += v;
+                }
+                run.sources.push((s, v));
+            }
+            prog.add(chosen.leq(1.0));
+            // Every simple path a run can take that ends on a tile with something to do.
+            for (si, &(src, sv)) in run.sources.clone().iter().enumerate() {
+                let Some(start) = source_cell(src) else { continue };
+                let mut stack: Vec<Vec<usize>> = vec![vec![start]];
+                while let Some(path) = stack.pop() {
+                    let here = *path.last().unwrap_or(&start);
+                    if path.len() > 1 && to_feature[here] == 0 {
+                        let z = prog.var(Kind::Binary);
+                        run.paths.push((si, path[1..].to_vec(), z));
+                    }
+                    if path.len() > horizon {
+                        continue;
+                    }
+                    for &(a, b) in &arcs {
+                        if a == here && !path.contains(&b) && to_feature[b].saturating_add(path.len()) <= horizon {
+                            let mut next = path.clone();
+                            next.push(b);
+                            stack.push(next);
+                        }
+                    }
+                }
+                let mut from_here: Expression = 0.0.into();
+                for &(i, _, z) in &run.paths {
+                    if i == si {
+                        from_here += z;
+                    }
+                }
+                prog.add(from_here.leq(sv));
+            }
+            // No step beyond the longest path.
+            let steps = run.paths.iter().map(|(_, p, _)| p.len()).max().unwrap_or(0).max(1);
+            for tau in 0..steps.min(horizon) {
+                let mut step = Step::default();
+                let build_here = can_build && ((r == 0 && (tau == 0 || tight)) || (r == 1 && tau == 0));
+                let coal_here = r == 1 || tau >= tech || tight;
+                let spec = Spec { held, convert: coal_here || build_here, build: build_here, coal: coal_here };
+                step.before_move = trade_point(&mut prog, &mut led, spec);
+                builds.extend(step.before_move.build);
+                let build_before_move = step.before_move.build;
+                let mut moved: Expression = 0.0.into();
+                let mut into: Vec<Expression> = vec![0.0.into(); cells.len()];
+                for &(_, ref path, z) in &run.paths {
+                    if let Some(&v) = path.get(tau) {
+                        moved += z;
+                        into[v] += z;
+                    }
+                }
+                led.moves += moved.clone();
+                prog.add(led.moves.clone().leq(led.coal_spent.clone() + f64::from(effect.tech)));
+                // Trades before a move serve that move (coal) or the locomotive built for it.
+                let mut serves = moved.clone();
+                if let Some(b) = build_before_move {
+                    serves += b;
+                }
+                gate(&mut prog, &step.before_move, serves, held);
+                if !tight && let Some(c) = step.before_move.coal {
+                    prog.add(Expression::from(c).leq(moved.clone()));
+                }
+
+                // Pickup.
+                for res in Resource::ALL {
+                    let mut here: Expression = 0.0.into();
+                    let mut any = false;
+                    for (v, t) in tiles.iter().enumerate() {
+                        if t.face.production == Some(res) && dist[v] <= tau + 1 {
+                            here += into[v].clone();
+                            any = true;
+                        }
+                    }
+                    if any {
+                        let p = prog.var(Kind::Binary);
+                        prog.add(Expression::from(p).leq(here));
+                        led.store[ri(res)] += p;
+                        led.reserve -= p;
+                        step.pickup.push((res, p));
+                    }
+                }
+                held += u32::from(!step.pickup.is_empty());
+                prog.add(led.reserve.clone().geq(0.0));
+
+                // Passenger.
+                for (c, &room) in city_room.iter().enumerate() {
+                    if room <= 0 {
+                        continue;
+                    }
+                    let mut here: Expression = 0.0.into();
+                    let mut any = false;
+                    for (v, _) in tiles.iter().enumerate() {
+                        if cities.city_of[v] == Some(c) && dist[v] <= tau + 1 {
+                            here += into[v].clone();
+                            any = true;
+                        }
+                    }
+                    if any {
+                        let p = prog.var(Kind::Binary);
+                        prog.add(Expression::from(p).leq(here));
+                        led.reserve -= p;
+                        passengers_total += p;
+                        city_use[c] += p;
+                        step.passenger.push((c, p));
+                    }
+                }
+                prog.add(led.reserve.clone().geq(0.0));
+
+                // Delivery.
+                if factories.iter().any(|f| dist[f.cell] <= tau + 1) {
+                    let spec = Spec { held, convert: true, build: can_build && r == 0 && tight, coal: tight };
+                    step.before_deliver = trade_point(&mut prog, &mut led, spec);
+                }
+                builds.extend(step.before_deliver.build);
+                let mut cube_due: Expression = 0.0.into();
+                for (f, site) in factories.iter().enumerate() {
+                    if dist[site.cell] > tau + 1 {
+                        continue;
+                    }
+                    let d = prog.var(Kind::Binary);
+                    prog.add(Expression::from(d).leq(into[site.cell].clone()));
+                    let needs = site.factory.needs;
+                    for res in Resource::ALL {
+                        led.store[ri(res)] -= f64::from(needs.get(res)) * d;
+                    }
+                    let n = needs.total();
+                    if n >= 2 {
+                        led.dividends += d;
+                    }
+                    if n >= 3 {
+                        cube_due += d;
+                    }
+                    step.deliver.push((f, d));
+                    deliveries[f].push(d);
+                }
+                let mut delivered: Expression = 0.0.into();
+                for &(_, d) in &step.deliver {
+                    delivered += d;
+                }
+                gate(&mut prog, &step.before_deliver, delivered, held);
+                for res in 0..3 {
+                    prog.add(led.store[res].clone().geq(0.0));
+                }
+                if !step.deliver.is_empty() {
+                    // The objective cube: compulsory on a card with room; skipped only when none has.
+                    let skip = prog.var(Kind::Binary);
+                    let mut placed: Expression = 0.0.into();
+                    for (c, on_card) in cubes.iter_mut().enumerate() {
+                        let room = f64::from(OBJECTIVE_LIMIT) - on_card.clone();
+                        prog.add(room.leq(f64::from(OBJECTIVE_LIMIT) * (1.0 - skip)));
+                        let o = prog.var(Kind::Binary);
+                        *on_card += o;
+                        prog.add(on_card.clone().leq(f64::from(OBJECTIVE_LIMIT)));
+                        placed += o;
+                        step.objective.push((c as u8, o));
+                    }
+                    prog.add((placed + skip).eq(cube_due.clone()));
+                    prog.add(Expression::from(skip).leq(cube_due));
+                }
+
+                run.steps.push(step);
+            }
+            runs.push(run);
+        }
+        // Each locomotive runs at most once; the new one is built once, before it moves.
+        for &s in &sources {
+            if let Source::Loco(_) = s {
+                let mut uses: Expression = 0.0.into();
+                for run in &runs {
+                    for &(t, v) in &run.sources {
+                        if t == s {
+                            uses += v;
+                        }
+                    }
+                }
+                prog.add(uses.leq(1.0));
+            }
+        }
+        prog.add(news.clone().leq(1.0));
+        let mut built: Expression = 0.0.into();
+        for &b in &builds {
+            built += b;
+        }
+        prog.add(built.eq(news.clone()));
+        if can_build {
+            // The first run's new locomotive is built before its first move (point 0 of run 0).
+            let mut new_first: Expression = 0.0.into();
+            for &(s, v) in &runs[0].sources {
+                if let Source::New(_) = s {
+                    new_first += v;
+                }
+            }
+            if let Some(b) = runs[0].steps.first().and_then(|s| s.before_move.build) {
+                prog.add(Expression::from(b).geq(new_first));
+            } else {
+                prog.add(new_first.eq(0.0));
+            }
+        }
+        for (c, e) in city_use.into_iter().enumerate() {
+            if city_room[c] > 0 {
+                prog.add(e.leq(city_room[c] as f64));
+            }
+        }
+
+        // End of step II: trades and a stock sale.
+        let end = trade_point(&mut prog, &mut led, Spec { held, convert: true, build: false, coal: true });
+        let max = game.track().max();
+        // A sale at the end gains a dividend per space and loses the points between the spaces;
+        // with no space worth less than the one below by under a point, only one space is ever
+        // worth selling (to pay for the market's cube).
+        let vps = &game.track().vp;
+        let steep = vps.windows(2).all(|w| w[1] > w[0]);
+        let sale_end_max = if steep { 1 } else { usize::from(max) };
+        let sale_end = prog.var(int(sale_end_max as u32));
+        led.reserve -= sale_end;
+        led.dividends += sale_end;
+        prog.add(led.reserve.clone().geq(0.0));
+
+        // The stock value track.
+        let mut rise: Expression = 0.0.into();
+        let mut factory_points: Expression = 0.0.into();
+        for (f, site) in factories.iter().enumerate() {
+            if deliveries[f].is_empty() {
+                continue;
+            }
+            let mut count: Expression = 0.0.into();
+            for &d in &deliveries[f] {
+                count += d;
+            }
+            let (a, b) = (f64::from(site.factory.a), f64::from(site.factory.b));
+            if site.first_free {
+                let g = prog.var(Kind::Binary);
+                prog.add(Expression::from(g).leq(count.clone()));
+                prog.add(count.clone().leq(deliveries[f].len() as f64 * g));
+                rise += 2.0 * g + (count.clone() - g);
+                factory_points += a * g + b * (count - g);
+            } else {
+                rise += count.clone();
+                factory_points += b * count;
+            }
+        }
+        let s0 = usize::from(me.stock);
+        let max_u = usize::from(max);
+        let rise_max: usize = factories.iter().enumerate().map(|(f, _)| 2 * deliveries[f].len()).sum();
+        // The disc's highest space this turn, and its last: a window around the start (a sale
+        // before the lay, the rises of the deliveries in reach, a sale at the end).
+        let top = (s0 + rise_max).min(max_u);
+        let low = s0.saturating_sub(sale_pre_max);
+        let bottom = low.saturating_sub(sale_end_max);
+        let peak: Vec<(usize, Variable)> = (low..=top).map(|v| (v, prog.var(Kind::Binary))).collect();
+        let finish: Vec<(usize, Variable)> = (bottom..=top).map(|v| (v, prog.var(Kind::Binary))).collect();
+        let mut one: Expression = 0.0.into();
+        let mut at: Expression = 0.0.into();
+        let mut one_f: Expression = 0.0.into();
+        let mut at_f: Expression = 0.0.into();
+        let mut vp: Expression = 0.0.into();
+        let vps = &game.track().vp;
+        for &(v, x) in &peak {
+            one += x;
+            at += v as f64 * x;
+        }
+        for &(v, x) in &finish {
+            one_f += x;
+            at_f += v as f64 * x;
+            vp += f64::from(vps[v]) * x;
+        }
+        let at_max = peak.iter().find(|&&(v, _)| v == max_u).map(|&(_, x)| x);
+        prog.add(one.eq(1.0));
+        prog.add(one_f.eq(1.0));
+        match at_max {
+            Some(m) => {
+                // Rises stop at the maximum.
+                let big = rise_max as f64 + 1.0;
+                let over = prog.var(int(rise_max as u32 + 1));
+                prog.add(at.clone().eq(s0 as f64 - sale_pre + rise - over));
+                prog.add(Expression::from(over).leq(big * m));
+            }
+            None => prog.add(at.clone().eq(s0 as f64 - sale_pre + rise)),
+        }
+        prog.add(at_f.eq(at - sale_end));
+        let track = game.track();
+        for (i, &d) in track.dollars.iter().enumerate() {
+            if me.dollars[i] {
+                for &(v, x) in &peak {
+                    if v >= usize::from(d) {
+                        led.dividends += x;
+                    }
+                }
+            }
+        }
+        let tokens_after_station = game.tokens_left().saturating_sub(u8::from(effect.station_token));
+        let max_token = !me.reached_max && tokens_after_station > 0;
+
+        // Market.
+        let mut market = Vec::new();
+        let display = game.display();
+        let market_open = !game.in_final_round() && display.iter().any(Option::is_some);
+        let market_slot = if market_open { display.iter().position(Option::is_some).map(|s| s as u8) } else { None };
+        if market_open {
+            let mut any: Expression = 0.0.into();
+            for (slot, d) in display.iter().enumerate() {
+                if d.is_some() {
+                    let m = prog.var(Kind::Binary);
+                    any += m;
+                    cubes[slot] += m;
+                    prog.add(cubes[slot].clone().leq(f64::from(OBJECTIVE_LIMIT)));
+                    led.dividends -= m;
+                    market.push((slot as u8, m));
+                }
+            }
+            prog.add(any.leq(1.0));
+            prog.add(led.dividends.clone().geq(0.0));
+        }
+
+        // Storage limit.
+        let discard = [prog.var(int(60)), prog.var(int(60)), prog.var(int(60))];
+        let mut held: Expression = 0.0.into();
+        for (stored, &thrown) in led.store.iter().zip(&discard) {
+            let kept = stored.clone() - thrown;
+            prog.add(kept.clone().geq(0.0));
+            held += kept;
+        }
+        prog.add(held.clone().leq(f64::from(effect.tech)));
+
+        // The value (super::value::value, term by term).
+        objective += led.dividends.clone() - dividends0;
+        objective += factory_points;
+        objective += passengers_total;
+        objective += vp - f64::from(game.track().vp[usize::from(me.stock)]);
+        if max_token && let Some(m) = at_max {
+            objective += f64::from(TOKEN_VP) * m;
+        }
+        for c in 0..COLUMNS {
+            objective += f64::from(ow[c]) * (cubes[c].clone() - objective_cubes0[c].clone());
+        }
+        objective += f64::from(weights.resource) * (held - f64::from(store0.total()));
+        objective += f64::from(weights.locomotive) * news;
+        if effect.owns {
+            constant += weights.facility;
+        }
+        if effect.built_station {
+            constant += weights.technology * (i32::from(effect.tech) - i32::from(game.tech_level(seat)));
+        }
+        objective += f64::from(constant);
+
+        // Everything the program depends on but the constant, in a canonical form: two lays with
+        // the same signature have the same best movements, trades and market.
+        let mut signature = format!(
+            "{:?}|{}|{}|{}|{}|{}|{}|{}|",
+            centre.map(|c| match c {
+                Centre::Crossing =>
+                    format!("crossing{}", lay.and_then(|l| game.lay_face(l)).map_or(0, |f| f.tracks.len())),
+                other => format!("{other:?}"),
+            }),
+            effect.tech,
+            effect.station_token,
+            sale_pre_max,
+            horizon,
+            run_count,
+            can_build,
+            tight
+        );
+        let mut seen: Vec<usize> = Vec::new();
+        for run in &runs {
+            for &(si, ref path, _) in &run.paths {
+                signature.push_str(&format!("{:?}>", run.sources[si].0));
+                for &v in path {
+                    signature.push_str(&format!("{},{};", cells[v].x, cells[v].y));
+                    if !seen.contains(&v) {
+                        seen.push(v);
+                    }
+                }
+                signature.push('/');
+            }
+        }
+        seen.sort_unstable();
+        for v in seen {
+            let t = &tiles[v];
+            let city = cities.city_of[v].map(|c| {
+                let first = (0..tiles.len()).find(|&i| cities.city_of[i] == Some(c)).map(|i| cells[i]);
+                (first, city_room[c])
+            });
+            signature.push_str(&format!(
+                "{:?}{:?}{:?}{:?}{:?}|",
+                cells[v],
+                t.face.production,
+                t.face.factory,
+                t.first.is_none(),
+                city
+            ));
+        }
+        signature.push_str(&format!("{own_stations:?}"));
+        Some(TurnModel {
+            program: prog,
+            objective,
+            lay: lay.copied(),
+            pre,
+            sale_pre,
+            pay,
+            runs,
+            end,
+            sale_end,
+            market,
+            market_slot,
+            discard,
+            cells,
+            constant,
+            signature,
+        })
+    }
+
+    /// The program's size: variables and constraints.
+    pub fn size(&self) -> (usize, usize) {
+        (self.program.variables(), self.program.constraints())
+    }
+
+    /// The program and its objective, to solve.
+    pub fn into_program(self) -> (Program, Expression, Reader) {
+        let reader = Reader {
+            lay: self.lay,
+            pre: self.pre,
+            sale_pre: self.sale_pre,
+            pay: self.pay,
+            runs: self.runs,
+            end: self.end,
+            sale_end: self.sale_end,
+            market: self.market,
+            market_slot: self.market_slot,
+            discard: self.discard,
+            cells: self.cells,
+        };
+        (self.program, self.objective, reader)
+    }
+}
+
+/// Reads a solution of a [`TurnModel`] back as the turn's actions.
+pub struct Reader {
+    lay: Option<Lay>,
+    pre: TradePoint,
+    sale_pre: Variable,
+    pay: Option<[Variable; 4]>,
+    runs: Vec<Run>,
+    end: TradePoint,
+    sale_end: Variable,
+    market: Vec<(u8, Variable)>,
+    market_slot: Option<u8>,
+    discard: [Variable; 3],
+    cells: Vec<Cell>,
+}
+
+fn count(s: &Solved, v: Option<Variable>) -> u32 {
+    v.map_or(0, |v| s.int(v).max(0) as u32)
+}
+
+/// The conversions of one round in an order the engine accepts (each round's inputs were held at
+/// its start, so any order works; this one is fixed).
+fn trades(s: &Solved, p: &TradePoint, out: &mut Vec<Action>, build_at: Option<Cell>) {
+    for round in &p.conv {
+        for (k, v) in round.iter().enumerate() {
+            for _ in 0..count(s, *v) {
+                out.push(Action::Convert { conversion: Conversion::ALL[k] });
+            }
+        }
+    }
+    if count(s, p.build) > 0
+        && let Some(at) = build_at
+    {
+        out.push(Action::BuildLocomotive { at });
+    }
+    for _ in 0..count(s, p.coal) {
+        out.push(Action::Coal);
+    }
+}
+
+impl Reader {
+    /// The plan a solution describes, as engine actions.
+    pub fn plan(&self, s: &Solved) -> Vec<Action> {
+        let mut out = Vec::new();
+        trades(s, &self.pre, &mut out, None);
+        let k = count(s, Some(self.sale_pre));
+        if k > 0 {
+            out.push(Action::Sell { spaces: k as u8 });
+        }
+        match self.lay {
+            Some(mut lay) => {
+                if let Some(p) = self.pay {
+                    let n = |i: usize| count(s, Some(p[i])) as u8;
+                    lay.pay = Payment { dividends: n(0), coal: n(1), wood: n(2), iron: n(3) };
+                }
+                out.push(Action::Lay(lay));
+            }
+            None => out.push(Action::NoLay),
+        }
+        // Where the new locomotive is built, if at all.
+        let new_at = self.runs.iter().flat_map(|r| r.sources.iter()).find_map(|&(src, v)| match src {
+            Source::New(c) if s.int(v) == 1 => Some(c),
+            _ => None,
+        });
+        for run in &self.runs {
+            let loco = run.sources.iter().find(|&&(_, v)| s.int(v) == 1).map(|&(src, _)| match src {
+                Source::Loco(l) => l,
+                Source::New(_) => 1,
+            });
+            let path: &[usize] =
+                run.paths.iter().find(|&&(_, _, z)| s.int(z) == 1).map_or(&[], |(_, p, _)| p.as_slice());
+            for (tau, step) in run.steps.iter().enumerate() {
+                trades(s, &step.before_move, &mut out, new_at);
+                let Some(&to) = path.get(tau) else {
+                    // The trade point before a delivery may hold trades even past the run's end.
+                    trades(s, &step.before_deliver, &mut out, new_at);
+                    continue;
+                };
+                out.push(Action::Move { locomotive: loco.unwrap_or(0), to: self.cells[to] });
+                if step.pickup.iter().any(|&(_, p)| s.int(p) == 1) {
+                    out.push(Action::Pickup);
+                }
+                if step.passenger.iter().any(|&(_, p)| s.int(p) == 1) {
+                    out.push(Action::Passenger);
+                }
+                trades(s, &step.before_deliver, &mut out, new_at);
+                if step.deliver.iter().any(|&(_, d)| s.int(d) == 1) {
+                    let objective = step.objective.iter().find(|&&(_, o)| s.int(o) == 1).map(|&(c, _)| c);
+                    out.push(Action::Deliver { objective });
+                }
+            }
+        }
+        trades(s, &self.end, &mut out, new_at);
+        let k = count(s, Some(self.sale_end));
+        if k > 0 {
+            out.push(Action::Sell { spaces: k as u8 });
+        }
+        match self.market.iter().find(|&&(_, m)| s.int(m) == 1) {
+            Some(&(slot, _)) => out.push(Action::Market { slot, cube: true }),
+            None => match self.market_slot {
+                Some(slot) => out.push(Action::Market { slot, cube: false }),
+                None => out.push(Action::NoMarket),
+            },
+        }
+        let n = |i: usize| count(s, Some(self.discard[i])) as u8;
+        out.push(Action::End { discard: Resources { coal: n(0), wood: n(1), iron: n(2) } });
+        out
+    }
+}
+
+/// What a trade point may hold, from what the program can know beforehand.
+#[derive(Clone, Copy, Debug, Default)]
+struct Spec {
+    /// An upper bound on the resources held here.
+    held: u32,
+    /// Whether conversions may help here.
+    convert: bool,
+    /// Whether the second locomotive may be built here.
+    build: bool,
+    /// Whether coal may be spent here (step II).
+    coal: bool,
+}
+
+/// Adds a trade point at the current place of the timeline: up to two rounds of conversions
+/// (each round's inputs held at its start; a second round only when a chain is possible),
+/// building the second locomotive, and coal spent for movement points. Variables that the bound
+/// on resources held rules out are left out.
+/// Trades at `point` only when `event` happens (ruling S3: a trade before a locomotive event
+/// serves that event). A point holds at most `held` trades (each uses up a resource).
+fn gate(prog: &mut Program, point: &TradePoint, event: Expression, held: u32) {
+    let mut trades: Expression = 0.0.into();
+    let mut any = false;
+    for v in point.conv.iter().flatten().flatten().chain(point.build.iter()).chain(point.coal.iter()) {
+        trades += *v;
+        any = true;
+    }
+    if any {
+        prog.add(trades.leq(f64::from(held + 1) * event));
+    }
+}
+
+fn trade_point(prog: &mut Program, led: &mut Ledger, spec: Spec) -> TradePoint {
+    let mut point = TradePoint::default();
+    let rounds = match spec.held {
+        _ if !spec.convert => 0,
+        0 | 1 => 0,
+        2 => 1,
+        _ => 2,
+    };
+    for round in 0..rounds {
+        let start = led.store.clone();
+        let mut uses: [Expression; 3] = [0.0.into(), 0.0.into(), 0.0.into()];
+        for (k, conversion) in Conversion::ALL.into_iter().enumerate() {
+            let (from, to, dividend) = conversion.recipe();
+            let v = prog.var(Kind::Integer(spec.held / 2));
+            uses[ri(from)] += 2.0 * v;
+            led.store[ri(from)] -= 2.0 * v;
+            led.store[ri(to)] += v;
+            if dividend {
+                led.dividends += v;
+            } else {
+                led.reserve += v;
+            }
+            point.conv[round][k] = Some(v);
+        }
+        for r in 0..3 {
+            prog.add(uses[r].clone().leq(start[r].clone()));
+        }
+    }
+    if spec.build && spec.held >= 2 {
+        let b = prog.var(Kind::Binary);
+        led.store[0] -= b;
+        led.store[2] -= b;
+        led.reserve += 2.0 * b;
+        point.build = Some(b);
+    }
+    if spec.coal && spec.held >= 1 {
+        let c = prog.var(Kind::Integer(spec.held));
+        led.store[0] -= c;
+        led.reserve += c;
+        led.coal_spent += c;
+        point.coal = Some(c);
+    }
+    if rounds > 0 || point.build.is_some() || point.coal.is_some() {
+        for r in 0..3 {
+            prog.add(led.store[r].clone().geq(0.0));
+        }
+    }
+    point
+}

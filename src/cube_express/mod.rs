@@ -1,0 +1,178 @@
+//! `signalbox cube-express ...`: Cube Express commands.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use clap::Subcommand;
+use serde_json::json;
+use signalbox_engine::cube_express::action::Action;
+use signalbox_engine::cube_express::catalogue::{Content, HOUSE_SET_LABEL, HOUSE_SET_TOML};
+use signalbox_engine::cube_express::game::Game;
+use signalbox_engine::cube_express::position::{SAMPLE_POSITION_JSON, read_position};
+use signalbox_solver::cube_express::lp::Backend;
+use signalbox_solver::cube_express::plan::{PlanOptions, plan_turn};
+use signalbox_solver::cube_express::value::parts;
+
+use crate::input::{bad, text_or_embedded, write_new};
+
+mod picture;
+
+/// Cube Express commands.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// The best turn for the player to move: the tile and its action, both locomotives'
+    /// movements, pickups, deliveries, passengers, trades, the market, and its value.
+    ///
+    /// Every lay of the hand (tile, side, cell, rotation, with and without its centre action) is
+    /// tried; for each, one integer program chooses the locomotives' paths, what they do on the
+    /// way, every conversion, coal spent, stock sale, the second locomotive, the station payment,
+    /// the market's objective cube and the discard (docs/rules/cube-express.md, "What the
+    /// planner maximises"). The best plan is replayed and re-valued by the rules engine before it
+    /// is printed. With no POSITION, an embedded sample position is planned.
+    ///
+    /// Examples:
+    ///   signalbox cube-express plan
+    ///   signalbox cube-express plan position.json --json > plan.json
+    ///   signalbox cube-express plan position.json --svg plan.svg
+    ///   signalbox cube-express plan --lp-backend cbc    (a build with --features cbc)
+    #[command(verbatim_doc_comment)]
+    Plan(PlanArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct PlanArgs {
+    /// A position (JSON, docs/formats/cube-express-position.md); default: the embedded sample.
+    position: Option<PathBuf>,
+    /// Print JSON: `value`, `plan` (the actions), the value by part, and the program counts.
+    #[arg(long)]
+    json: bool,
+    /// Draw the network with the tile laid and each locomotive's path to FILE (SVG).
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    /// Replace an existing --svg file.
+    #[arg(long)]
+    force: bool,
+    /// The integer-programming backend: microlp (built in) or cbc (a build with --features cbc).
+    #[arg(long, value_name = "NAME", default_value = "microlp")]
+    lp_backend: String,
+    /// A time limit per integer program, in seconds (default: none).
+    #[arg(long, value_name = "S")]
+    time_limit: Option<f64>,
+    /// Content file (TOML, docs/formats/cube-express-content.md); default: the embedded house set.
+    #[arg(long, value_name = "FILE")]
+    content: Option<PathBuf>,
+}
+
+/// Runs a Cube Express command.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    match args.command {
+        Command::Plan(a) => plan(a),
+    }
+}
+
+fn load_content(path: Option<&Path>) -> anyhow::Result<Arc<Content>> {
+    let (label, text) = text_or_embedded(path, HOUSE_SET_LABEL, HOUSE_SET_TOML)?;
+    Content::from_toml(&label, &text).map(Arc::new).map_err(|e| bad(e.to_string()))
+}
+
+fn load_position(content: Arc<Content>, path: Option<&Path>) -> anyhow::Result<(String, Game)> {
+    let (label, text) = text_or_embedded(path, "<embedded sample position>", SAMPLE_POSITION_JSON)?;
+    let game = read_position(content, &label, &text).map_err(|e| bad(e.to_string()))?;
+    Ok((label, game))
+}
+
+fn plan(a: PlanArgs) -> anyhow::Result<()> {
+    let backend: Backend = a.lp_backend.parse().map_err(bad)?;
+    if !Backend::available().contains(&backend) {
+        return Err(bad(format!(
+            "--lp-backend {backend}: this build has no {backend} backend (build with --features cbc)"
+        )));
+    }
+    let time_limit = match a.time_limit {
+        Some(s) if !(s.is_finite() && s > 0.0) => {
+            return Err(bad(format!("--time-limit {s}: expected a positive number of seconds")));
+        }
+        Some(s) => Some(Duration::from_secs_f64(s)),
+        None => None,
+    };
+    let content = load_content(a.content.as_deref())?;
+    let (label, game) = load_position(content.clone(), a.position.as_deref())?;
+    if game.is_over() {
+        return Err(bad(format!("{label}: the game is over")));
+    }
+    let options = PlanOptions { backend, time_limit, ..PlanOptions::default() };
+    let started = Instant::now();
+    let planned = plan_turn(&game, &options)?;
+    let seconds = started.elapsed().as_secs_f64();
+    let seat = usize::from(game.active());
+    let colour = game.players()[seat].colour;
+    let by_part = parts(&game, &planned.after, &options.weights);
+    if let Some(path) = &a.svg {
+        let title = format!("Cube Express · {label} · {colour} to play · value {}", planned.value);
+        write_new(path, &picture::plan_svg(&game, &planned.actions, &title), a.force)?;
+    }
+    let proven = time_limit.is_none();
+    if a.json {
+        let out = json!({
+            "position": label,
+            "player": colour,
+            "value": planned.value,
+            "proven": proven,
+            "parts": by_part,
+            "plan": planned.actions,
+            "lays": planned.lays,
+            "programs": planned.programs,
+            "backend": backend.name(),
+            "seconds": seconds,
+        });
+        say!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    say!("Cube Express · {label} · {colour} to play (turn {})", game.turns_played() + 1);
+    say!(
+        "Content: {}{}",
+        content.name,
+        if content.house_set { " (house set, not the publisher's components)" } else { "" }
+    );
+    say!(
+        "Best turn{}: value {} ({} lays, {} integer programs, {backend}, {seconds:.2} s)",
+        if proven { " (optimal)" } else { " (time limit: best found, not proven)" },
+        planned.value,
+        planned.lays,
+        planned.programs
+    );
+    for (i, action) in planned.actions.iter().enumerate() {
+        say!("  {:>2}. {}", i + 1, describe(&game, action));
+    }
+    say!(
+        "Value {}: banked {:+} (dividends, factories, passengers, stations, stock, tokens), objective cubes {:+}, resources {:+}, facilities {:+}, locomotive {:+}, technology {:+}",
+        planned.value,
+        by_part.banked,
+        by_part.objectives,
+        by_part.resources,
+        by_part.facilities,
+        by_part.locomotive,
+        by_part.technology
+    );
+    say!("Checked: the rules engine replayed the plan and valued it {}.", planned.value);
+    Ok(())
+}
+
+/// An action in words, naming tiles by what they hold.
+fn describe(game: &Game, action: &Action) -> String {
+    match action {
+        Action::Lay(l) => {
+            let tile = game.content().tile(l.tile);
+            let what = tile.map_or(String::new(), |t| format!(" ({}, tracks {})", t.centre.name(), t.tracks));
+            format!("{action}{what}")
+        }
+        _ => action.to_string(),
+    }
+}
