@@ -22,7 +22,7 @@ mod criterion_dir;
 use criterion_dir::criterion_dir;
 
 /// The commands that regenerate the report, as the report states them.
-const COMMANDS: &str = "cargo bench --bench express01_route\ncargo bench --bench coe_solve\ncargo run --release --example performance_report";
+const COMMANDS: &str = "cargo bench --bench express01_route\ncargo bench --bench coe_solve\ncargo bench --bench cube_express_plan\ncargo run --release --example performance_report";
 
 /// The targets of the issue.
 const GERMANY_TARGET_NS: f64 = 1e6;
@@ -59,8 +59,13 @@ impl Case {
 
 /// The cases of a group, by function then parameter.
 fn load_group(dir: &Path, group: &str) -> BTreeMap<String, BTreeMap<String, Case>> {
+    load_functions(dir, group, &["solver", "naive"])
+}
+
+/// The cases of a group for the given functions, by function then parameter.
+fn load_functions(dir: &Path, group: &str, functions: &[&str]) -> BTreeMap<String, BTreeMap<String, Case>> {
     let mut out: BTreeMap<String, BTreeMap<String, Case>> = BTreeMap::new();
-    for function in ["solver", "naive"] {
+    for &function in functions {
         let Ok(entries) = std::fs::read_dir(dir.join(group).join(function)) else { continue };
         for entry in entries.flatten() {
             let path = entry.path();
@@ -285,8 +290,8 @@ fn main() {
     let _ = writeln!(w, "```sh\n{COMMANDS}\n```\n");
     let _ = writeln!(
         w,
-        "The first two commands run `benches/express01_route.rs` and `benches/coe_solve.rs` (criterion); \
-         the third, `examples/performance_report.rs`, reads their results under `target/criterion/` and writes \
+        "The first three commands run `benches/express01_route.rs`, `benches/coe_solve.rs` and \
+         `benches/cube_express_plan.rs` (criterion); the last, `examples/performance_report.rs`, reads their results under `target/criterion/` and writes \
          this file. Do not edit it by hand. The run details below are the Express 01 benchmark's."
     );
     let _ = writeln!(w);
@@ -612,6 +617,7 @@ fn main() {
     );
 
     coe_section(w, &dir);
+    cube_express_section(w, &dir);
 
     if let Some(dir) = out_path.parent() {
         let _ = std::fs::create_dir_all(dir);
@@ -695,5 +701,72 @@ fn coe_section(w: &mut String, dir: &Path) {
          bound cost more than so small a tree. The distribution over many seeds (median, 99th percentile and \
          longest solve, against the targets of 1 s and 30 s) is in `reports/cubes-of-europe-seeds.md`, from \
          `signalbox coe batch`."
+    );
+}
+
+/// The Cube Express section, from the `cube_express_plan` benchmark (`benches/cube_express_plan.rs`).
+fn cube_express_section(w: &mut String, dir: &Path) {
+    let group = load_functions(dir, "ce_plan", &["program", "enumerator", "program-cbc"]);
+    let _ = writeln!(w, "\n## Cube Express: the best turn\n");
+    let Some(program) = group.get("program") else {
+        let _ = writeln!(w, "No results: run `cargo bench --bench cube_express_plan` first.");
+        return;
+    };
+    let _ = writeln!(
+        w,
+        "From `benches/cube_express_plan.rs`, in the same run: the whole turn planned by the integer programs \
+         (`plan_turn`: every lay, one program per distinct program, microlp, two threads) against the brute-force \
+         enumerator of every canonical plan (one thread). Before timing, both best values are checked equal and \
+         the program's plan is replayed by the engine. A case is a position: players, seed, turns of random \
+         play. Times are criterion's median.\n"
+    );
+    let cbc = group.get("program-cbc");
+    let _ = writeln!(
+        w,
+        "| position | plans | lays | programs | value | program (microlp) | enumerator | ratio | program (CBC) |"
+    );
+    let _ = writeln!(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let mut cases: Vec<(&String, &Case)> = program.iter().collect();
+    cases.sort_by_key(|(_, c)| c.u64("plans").unwrap_or(0));
+    let mut big = Vec::new();
+    for (id, case) in cases {
+        let e = group.get("enumerator").and_then(|m| m.get(id));
+        let ratio = match (case.time, e.and_then(|c| c.time)) {
+            (Some(p), Some(n)) => {
+                if case.u64("plans").unwrap_or(0) >= 100_000 {
+                    big.push(n.median / p.median);
+                }
+                fmt_ratio(n.median / p.median)
+            }
+            _ => "–".into(),
+        };
+        let cbc_cell = cbc.and_then(|m| m.get(id)).map_or_else(|| "not built".into(), |c| time_cell(Some(c)));
+        let num = |k: &str| case.u64(k).map_or_else(|| "–".into(), |v| v.to_string());
+        let _ = writeln!(
+            w,
+            "| {id} | {} | {} | {} | {} | {} | {} | {ratio} | {cbc_cell} |",
+            num("plans"),
+            num("lays"),
+            num("programs"),
+            num("value"),
+            time_cell(Some(case)),
+            time_cell(e)
+        );
+    }
+    let met = !big.is_empty() && big.iter().all(|&r| r >= 10.0);
+    let _ = writeln!(
+        w,
+        "\nTarget: at least 10 times faster than the enumerator once positions have 100,000 plans or more: **{}**{}.",
+        if met { "met" } else { "missed" },
+        if big.is_empty() {
+            " (no such case measured)".to_string()
+        } else {
+            format!(" (ratios {})", big.iter().map(|&r| fmt_ratio(r)).collect::<Vec<_>>().join(", "))
+        }
+    );
+    let _ = writeln!(
+        w,
+        "\nThe CBC column is filled by a build with the `cbc` feature (`cargo bench --bench cube_express_plan \
+         --features cbc`, with Debian's `coinor-libcbc-dev`)."
     );
 }

@@ -62,8 +62,9 @@ struct PlanArgs {
     /// The integer-programming backend: microlp (built in) or cbc (a build with --features cbc).
     #[arg(long, value_name = "NAME", default_value = "microlp")]
     lp_backend: String,
-    /// A time limit per integer program, in seconds (default: none).
-    #[arg(long, value_name = "S")]
+    /// A time limit per integer program, in seconds (default: none). A plan found under a time
+    /// limit is the best found, not proven.
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
     time_limit: Option<f64>,
     /// Content file (TOML, docs/formats/cube-express-content.md); default: the embedded house set.
     #[arg(long, value_name = "FILE")]

@@ -1279,6 +1279,28 @@ impl Game {
         out
     }
 
+    /// The game `turns` turns after the setup of `seed`, every turn played with
+    /// [`Game::random_action`] drawn from a ChaCha8 generator seeded with `seed` (positions for
+    /// tests and benchmarks; the same on every machine). Stops early if the game ends.
+    pub fn after_random_turns(
+        content: Arc<Content>,
+        players: usize,
+        seed: u64,
+        turns: u32,
+        options: Options,
+    ) -> Result<Game, SetupError> {
+        let mut game = Game::new(content, players, seed, options)?;
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        while game.turns < turns
+            && let Some(a) = game.random_action(&mut rng)
+        {
+            if game.apply(&a).is_err() {
+                break;
+            }
+        }
+        Ok(game)
+    }
+
     /// A random legal action, for playouts: locomotive actions are favoured during step II (so
     /// random games pick up and deliver), a tile's centre action when laying, and trades are
     /// rare. `None` when the game is over.

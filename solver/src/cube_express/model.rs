@@ -195,13 +195,16 @@ impl TurnModel {
         // Trades before the lay, then a stock sale (after the conversions, which may free reserve).
         let mut held = u32::from(store0.total());
         let pre = trade_point(&mut prog, &mut led, Spec { held, convert: true, build: false, coal: false });
-        // A sale before the lay only pays for the lay's action (later sales wait for the end).
-        let sale_pre_max = match lay.filter(|l| l.act).and_then(|l| game.lay_face(l)).and_then(|f| f.centre) {
+        // A sale before the lay pays for the lay's action, or lowers the disc so that rises near
+        // the maximum are not wasted; any other sale may as well wait for the end (ruling S3).
+        let need = match lay.filter(|l| l.act).and_then(|l| game.lay_face(l)).and_then(|f| f.centre) {
             Some(Centre::Station) => usize::from(game.content().levels[usize::from(me.built.min(TRACK_STATIONS))]),
             Some(Centre::Production) => 1,
             _ => 0,
-        }
-        .min(usize::from(me.stock));
+        };
+        let factories_after = effect.board.tiles().iter().filter(|t| t.face.factory.is_some()).count();
+        let capped = (usize::from(me.stock) + 4 * factories_after).saturating_sub(usize::from(game.track().max()));
+        let sale_pre_max = (need + capped).min(usize::from(me.stock));
         let sale_pre = prog.var(int(sale_pre_max as u32));
         led.reserve -= sale_pre;
         led.dividends += sale_pre;

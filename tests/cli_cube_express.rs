@@ -1,0 +1,95 @@
+//! End-to-end tests of `signalbox cube-express`: the plan of the embedded sample and of a file,
+//! its JSON and picture, and bad input.
+
+use std::process::Command;
+use std::sync::Arc;
+
+use serde_json::Value;
+use signalbox_engine::cube_express::action::Action;
+use signalbox_engine::cube_express::catalogue::Content;
+use signalbox_engine::cube_express::position::{SAMPLE_POSITION_JSON, read_position};
+use signalbox_solver::cube_express::value::{Weights, value};
+
+fn run(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_signalbox")).args(args).output().expect("the binary runs");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("signalbox-cli-ce-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join(name)
+}
+
+fn fixture(name: &str) -> String {
+    format!("{}/tests/fixtures/cube_express/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn plan_prints_a_checked_plan_and_json_and_svg_show_the_same_plan() {
+    let (code, text, err) = run(&["cube-express", "plan"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(text.contains("Best turn (optimal): value"), "{text}");
+    let svg = temp("plan.svg");
+    let _ = std::fs::remove_file(&svg);
+    let (code, out, err) = run(&["cube-express", "plan", "--json", "--svg", svg.to_str().expect("path")]);
+    assert_eq!(code, Some(0), "{err}");
+    let v: Value = serde_json::from_str(&out).expect("JSON");
+    let claimed = v["value"].as_i64().expect("a value");
+    assert!(text.contains(&format!("value {claimed} (")), "text and JSON differ: {text}");
+    // The JSON plan replays in the engine from the sample to the value claimed.
+    let actions: Vec<Action> = serde_json::from_value(v["plan"].clone()).expect("actions");
+    let content = Arc::new(Content::house());
+    let game = read_position(content, "sample", SAMPLE_POSITION_JSON).expect("the sample");
+    let after = game.play_turn(&actions).expect("the plan is legal");
+    assert_eq!(i64::from(value(&game, &after, &Weights::default())), claimed);
+    assert_eq!(
+        text.lines().filter(|l| l.trim_start().chars().next().is_some_and(|c| c.is_ascii_digit())).count(),
+        actions.len()
+    );
+    // The picture draws the tile laid and every locomotive move of that plan.
+    let picture = std::fs::read_to_string(&svg).expect("the SVG");
+    assert!(picture.starts_with("<svg") && picture.contains("#ff7f0e"), "the laid tile is outlined");
+    let moves = actions.iter().filter(|a| matches!(a, Action::Move { .. })).count();
+    if moves > 0 {
+        assert!(picture.contains("<polyline"), "the locomotive path is drawn");
+    }
+    // An existing picture is not replaced without --force.
+    let (code, _, err) = run(&["cube-express", "plan", "--svg", svg.to_str().expect("path")]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("already exists") && err.contains("--force"), "{err}");
+}
+
+#[test]
+fn bad_input_is_refused_with_exit_code_2_and_a_clear_message() {
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (vec!["plan".into(), fixture("malformed-position.json")], "malformed-position.json:3:"),
+        (vec!["plan".into(), fixture("illegal-position.json")], "27 cubes counted"),
+        (vec!["plan".into(), fixture("illegal-position.json")], "in more than one place"),
+        (vec!["plan".into(), fixture("no-such-file.json")], "no such file"),
+        (vec!["plan".into(), "--lp-backend".into(), "glpk".into()], "expected microlp or cbc"),
+        (vec!["plan".into(), "--time-limit".into(), "-1".into()], "positive number of seconds"),
+        (vec!["plan".into(), "--content".into(), fixture("illegal-position.json")], "illegal-position.json:1:"),
+    ];
+    for (args, expected) in cases {
+        let mut all = vec!["cube-express".to_string()];
+        all.extend(args);
+        let refs: Vec<&str> = all.iter().map(String::as_str).collect();
+        let (code, _, err) = run(&refs);
+        assert_eq!(code, Some(2), "{all:?}: {err}");
+        assert!(err.contains(expected), "{all:?}: expected {expected:?} in {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+#[cfg(not(feature = "cbc"))]
+#[test]
+fn a_backend_not_built_in_is_named() {
+    let (code, _, err) = run(&["cube-express", "plan", "--lp-backend", "cbc"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--features cbc"), "{err}");
+}
