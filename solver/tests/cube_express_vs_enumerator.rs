@@ -114,7 +114,7 @@ fn check(content: &Arc<Content>, index: u64, shake: Shake) -> (usize, usize) {
             (b, p) => panic!("{context}: enumerator {b:?}, program {p:?}"),
         }
     }
-    if index % 25 == 0 {
+    if index.is_multiple_of(25) {
         let brute = enumerate(&game, &options.weights, &Limits { plans: Some(1_000_000), ..Limits::default() });
         if brute.complete {
             let planned = plan_turn(&game, &options).expect("a plan");
