@@ -65,6 +65,19 @@ fn plan_prints_a_checked_plan_and_json_and_svg_show_the_same_plan() {
 }
 
 #[test]
+fn a_time_limit_reports_the_best_plan_found_with_an_upper_bound() {
+    let (code, out, err) = run(&["cube-express", "plan", "--time-limit", "0.3", "--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let v: Value = serde_json::from_str(&out).expect("JSON");
+    let (value, bound) = (v["value"].as_i64().expect("value"), v["upper_bound"].as_i64().expect("bound"));
+    assert!(value <= bound, "{out}");
+    assert_eq!(v["proven"].as_bool(), Some(value == bound));
+    let (_, exact, _) = run(&["cube-express", "plan", "--json"]);
+    let exact: Value = serde_json::from_str(&exact).expect("JSON");
+    assert!(exact["value"].as_i64().expect("value") <= bound, "the bound holds the optimum");
+}
+
+#[test]
 fn bad_input_is_refused_with_exit_code_2_and_a_clear_message() {
     let cases: Vec<(Vec<String>, &str)> = vec![
         (vec!["plan".into(), fixture("malformed-position.json")], "malformed-position.json:3:"),

@@ -119,13 +119,14 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
         let title = format!("Cube Express · {label} · {colour} to play · value {}", planned.value);
         write_new(path, &picture::plan_svg(&game, &planned.actions, &title), a.force)?;
     }
-    let proven = time_limit.is_none();
+    let proven = planned.proven();
     if a.json {
         let out = json!({
             "position": label,
             "player": colour,
             "value": planned.value,
             "proven": proven,
+            "upper_bound": planned.upper_bound.unwrap_or(planned.value),
             "parts": by_part,
             "plan": planned.actions,
             "lays": planned.lays,
@@ -142,9 +143,13 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
         content.name,
         if content.house_set { " (house set, not the publisher's components)" } else { "" }
     );
+    let label_proven = match (proven, planned.upper_bound) {
+        (true, _) => " (optimal)".to_string(),
+        (false, Some(b)) => format!(" (time limit: best found, not proven; at most {b})"),
+        (false, None) => " (not proven)".to_string(),
+    };
     say!(
-        "Best turn{}: value {} ({} lays, {} integer programs, {backend}, {seconds:.2} s)",
-        if proven { " (optimal)" } else { " (time limit: best found, not proven)" },
+        "Best turn{label_proven}: value {} ({} lays, {} integer programs, {backend}, {seconds:.2} s)",
         planned.value,
         planned.lays,
         planned.programs

@@ -60,6 +60,9 @@ pub enum LpError {
     /// No solution satisfies the constraints.
     #[error("the program is infeasible")]
     Infeasible,
+    /// The time limit ran out before any solution was found.
+    #[error("the time limit ran out before a solution was found")]
+    TimeLimit,
     /// The backend is not compiled in.
     #[error("this build has no {0} backend (build with `--features cbc` and the CBC library)")]
     Unavailable(Backend),
@@ -167,6 +170,7 @@ fn collect<S: Solution>(s: &S, defined: &[Variable]) -> Solved {
 fn failed(backend: Backend, e: ResolutionError) -> LpError {
     match e {
         ResolutionError::Infeasible => LpError::Infeasible,
+        other if other.to_string().contains("Time limit") => LpError::TimeLimit,
         other => LpError::Failed { backend, message: other.to_string() },
     }
 }

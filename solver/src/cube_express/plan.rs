@@ -37,6 +37,17 @@ pub struct TurnPlan {
     pub lays: usize,
     /// Integer programs solved.
     pub programs: usize,
+    /// With a time limit: an upper bound on the best value (the largest LP relaxation over the
+    /// programs), so `value == upper_bound` proves the plan optimal; `None` without a time limit
+    /// (every program was solved to optimality).
+    pub upper_bound: Option<i32>,
+}
+
+impl TurnPlan {
+    /// Whether the plan is proven optimal.
+    pub fn proven(&self) -> bool {
+        self.upper_bound.is_none_or(|b| b <= self.value)
+    }
 }
 
 /// Why no plan was returned.
@@ -126,6 +137,31 @@ pub fn plan_turn(game: &Game, options: &PlanOptions) -> Result<TurnPlan, PlanErr
         }
     }
     let programs = groups.len();
+    // Under a time limit a program may stop early: bound each by its LP relaxation.
+    let upper_bound = match options.time_limit {
+        None => None,
+        Some(_) => {
+            let bounds: Vec<Result<Option<i32>, LpError>> = candidates
+                .par_iter()
+                .map(|lay| {
+                    let Some(model) = TurnModel::new(game, lay.as_ref(), &options.weights, true) else {
+                        return Ok(None);
+                    };
+                    let (program, objective, _) = model.into_program();
+                    match solve(program, objective.clone(), options.backend, None) {
+                        Ok(s) => Ok(Some((s.eval(&objective) - 1e-6).ceil() as i32)),
+                        Err(LpError::Infeasible) => Ok(None),
+                        Err(e) => Err(e),
+                    }
+                })
+                .collect();
+            let mut best = None;
+            for b in bounds {
+                best = best.max(b?);
+            }
+            best
+        }
+    };
     let solved: Vec<Result<Option<Solution>, LpError>> = groups
         .into_par_iter()
         .map(|(_, model)| {
@@ -133,7 +169,7 @@ pub fn plan_turn(game: &Game, options: &PlanOptions) -> Result<TurnPlan, PlanErr
             let (program, objective, reader) = model.into_program();
             match solve(program, objective.clone(), options.backend, options.time_limit) {
                 Ok(s) => Ok(Some((s.eval(&objective).round() as i32, constant, reader.plan(&s)))),
-                Err(LpError::Infeasible) => Ok(None),
+                Err(LpError::Infeasible | LpError::TimeLimit) => Ok(None),
                 Err(e) => Err(e),
             }
         })
@@ -159,7 +195,10 @@ pub fn plan_turn(game: &Game, options: &PlanOptions) -> Result<TurnPlan, PlanErr
         }
     }
     let Some((v, actions)) = best else {
-        return Err(PlanError::Certificate("no lay gave a feasible program".to_string()));
+        return Err(match options.time_limit {
+            Some(_) => PlanError::Lp(LpError::TimeLimit),
+            None => PlanError::Certificate("no lay gave a feasible program".to_string()),
+        });
     };
     let (after, checked) = certify(game, &actions, &options.weights).map_err(|(i, e)| {
         PlanError::Certificate(format!(
@@ -170,5 +209,5 @@ pub fn plan_turn(game: &Game, options: &PlanOptions) -> Result<TurnPlan, PlanErr
     if checked != v {
         return Err(PlanError::Certificate(format!("the program valued the plan {v}, the engine {checked}")));
     }
-    Ok(TurnPlan { actions, value: v, after, lays: candidates.len(), programs })
+    Ok(TurnPlan { actions, value: v, after, lays: candidates.len(), programs, upper_bound })
 }
