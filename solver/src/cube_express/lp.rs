@@ -6,7 +6,10 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use good_lp::{Constraint, Expression, ProblemVariables, ResolutionError, Solution, SolverModel, Variable, variable};
+use good_lp::{
+    Constraint, Expression, IntoAffineExpression, ProblemVariables, ResolutionError, Solution, SolverModel, Variable,
+    variable,
+};
 
 /// An integer-programming backend.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -92,12 +95,25 @@ pub struct Program {
     defined: Vec<Variable>,
     constraints: Vec<Constraint>,
     relaxed: bool,
+    /// A constraint without variables that does not hold: the program is infeasible.
+    contradiction: bool,
+    /// Each variable's number, and the rows already added (a repeated row is left out).
+    numbers: std::collections::HashMap<Variable, usize>,
+    rows: std::collections::HashSet<Vec<(usize, u64)>>,
 }
 
 impl Program {
     /// An empty program.
     pub fn new(relaxed: bool) -> Program {
-        Program { vars: ProblemVariables::new(), defined: Vec::new(), constraints: Vec::new(), relaxed }
+        Program {
+            vars: ProblemVariables::new(),
+            defined: Vec::new(),
+            constraints: Vec::new(),
+            relaxed,
+            contradiction: false,
+            numbers: std::collections::HashMap::new(),
+            rows: std::collections::HashSet::new(),
+        }
     }
 
     /// A new variable.
@@ -109,6 +125,7 @@ impl Program {
             (Kind::Integer(max), true) => variable().min(0).max(max),
         };
         let v = self.vars.add(def);
+        self.numbers.insert(v, self.defined.len());
         self.defined.push(v);
         v
     }
@@ -116,6 +133,51 @@ impl Program {
     /// Adds a constraint.
     pub fn add(&mut self, c: Constraint) {
         self.constraints.push(c);
+    }
+
+    /// Adds `a <= b`. A comparison without variables is checked here and never reaches the
+    /// backend (an empty row makes some backends' factorisations singular).
+    pub fn leq(&mut self, a: impl IntoAffineExpression, b: impl IntoAffineExpression) {
+        self.compare(a.into_expression() - b.into_expression(), Compare::Leq);
+    }
+
+    /// Adds `a >= b` (see [`Program::leq`]).
+    pub fn geq(&mut self, a: impl IntoAffineExpression, b: impl IntoAffineExpression) {
+        self.compare(b.into_expression() - a.into_expression(), Compare::Leq);
+    }
+
+    /// Adds `a == b` (see [`Program::leq`]).
+    pub fn eq(&mut self, a: impl IntoAffineExpression, b: impl IntoAffineExpression) {
+        self.compare(a.into_expression() - b.into_expression(), Compare::Eq);
+    }
+
+    fn compare(&mut self, d: Expression, how: Compare) {
+        let constant = d.constant();
+        let mut row: Vec<(usize, u64)> = (&d)
+            .linear_coefficients()
+            .into_iter()
+            .filter(|&(_, c)| c != 0.0)
+            .map(|(v, c)| (self.numbers.get(&v).copied().unwrap_or(usize::MAX), c.to_bits()))
+            .collect();
+        let has_variables = !row.is_empty();
+        row.sort_unstable();
+        row.push((usize::MAX - 1, constant.to_bits()));
+        row.push((usize::MAX - 2, u64::from(matches!(how, Compare::Eq))));
+        if !self.rows.insert(row) {
+            return;
+        }
+        if !has_variables {
+            let holds = match how {
+                Compare::Leq => constant <= 1e-9,
+                Compare::Eq => constant.abs() <= 1e-9,
+            };
+            self.contradiction |= !holds;
+            return;
+        }
+        self.constraints.push(match how {
+            Compare::Leq => d.leq(0.0),
+            Compare::Eq => d.eq(0.0),
+        });
     }
 
     /// Variables so far.
@@ -127,6 +189,12 @@ impl Program {
     pub fn constraints(&self) -> usize {
         self.constraints.len()
     }
+}
+
+#[derive(Clone, Copy)]
+enum Compare {
+    Leq,
+    Eq,
 }
 
 /// A solved program: the value of every variable.
@@ -183,7 +251,10 @@ pub fn solve(
     backend: Backend,
     time_limit: Option<Duration>,
 ) -> Result<Solved, LpError> {
-    let Program { vars, defined, constraints, .. } = program;
+    let Program { vars, defined, constraints, contradiction, .. } = program;
+    if contradiction {
+        return Err(LpError::Infeasible);
+    }
     let problem = vars.maximise(objective);
     match backend {
         Backend::Microlp => {

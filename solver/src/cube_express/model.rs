@@ -208,7 +208,7 @@ impl TurnModel {
         let sale_pre = prog.var(int(sale_pre_max as u32));
         led.reserve -= sale_pre;
         led.dividends += sale_pre;
-        prog.add(led.reserve.clone().geq(0.0));
+        prog.geq(led.reserve.clone(), 0.0);
 
         // The lay's centre action.
         let mut pay = None;
@@ -226,22 +226,22 @@ impl TurnModel {
                 // Exactly min(2 per track, reserve).
                 let got = prog.var(int(2 * 4));
                 let short = prog.var(Kind::Binary);
-                prog.add(Expression::from(got).leq(2.0 * tracks));
-                prog.add(Expression::from(got).leq(led.reserve.clone()));
-                prog.add(Expression::from(got).geq(2.0 * tracks - 30.0 * short));
-                prog.add(Expression::from(got).geq(led.reserve.clone() - 30.0 * (1.0 - short)));
+                prog.leq(Expression::from(got), 2.0 * tracks);
+                prog.leq(Expression::from(got), led.reserve.clone());
+                prog.geq(Expression::from(got), 2.0 * tracks - 30.0 * short);
+                prog.geq(Expression::from(got), led.reserve.clone() - 30.0 * (1.0 - short));
                 led.reserve -= got;
                 led.dividends += got;
             }
             Some(Centre::Factory(r)) => {
                 held += 1;
                 led.reserve -= 1.0;
-                prog.add(led.reserve.clone().geq(0.0));
+                prog.geq(led.reserve.clone(), 0.0);
                 led.store[ri(r)] += 1.0;
             }
             Some(Centre::Production) => {
                 led.dividends -= 1.0;
-                prog.add(led.dividends.clone().geq(0.0));
+                prog.geq(led.dividends.clone(), 0.0);
             }
             Some(Centre::Station) => {
                 let cost = f64::from(game.content().levels[usize::from(me.built)]);
@@ -251,14 +251,14 @@ impl TurnModel {
                 for &v in &vars {
                     total += v;
                 }
-                prog.add(total.eq(cost));
+                prog.eq(total, cost);
                 led.dividends -= vars[0];
-                prog.add(led.dividends.clone().geq(0.0));
+                prog.geq(led.dividends.clone(), 0.0);
                 for r in 0..3 {
                     led.store[r] -= vars[r + 1];
-                    prog.add(led.store[r].clone().geq(0.0));
+                    prog.geq(led.store[r].clone(), 0.0);
                     if only_dividends {
-                        prog.add(Expression::from(vars[r + 1]).eq(0.0));
+                        prog.eq(Expression::from(vars[r + 1]), 0.0);
                     }
                 }
                 led.reserve += cost;
@@ -430,7 +430,7 @@ impl TurnModel {
                 }
                 run.sources.push((s, v));
             }
-            prog.add(chosen.leq(1.0));
+            prog.leq(chosen, 1.0);
             // Every simple path a run can take that ends on a tile with something to do.
             for (si, &(src, sv)) in run.sources.clone().iter().enumerate() {
                 let Some(start) = source_cell(src) else { continue };
@@ -458,7 +458,7 @@ impl TurnModel {
                         from_here += z;
                     }
                 }
-                prog.add(from_here.leq(sv));
+                prog.leq(from_here, sv);
             }
             // No step beyond the longest path.
             let steps = run.paths.iter().map(|(_, p, _)| p.len()).max().unwrap_or(0).max(1);
@@ -479,7 +479,7 @@ impl TurnModel {
                     }
                 }
                 led.moves += moved.clone();
-                prog.add(led.moves.clone().leq(led.coal_spent.clone() + f64::from(effect.tech)));
+                prog.leq(led.moves.clone(), led.coal_spent.clone() + f64::from(effect.tech));
                 // Trades before a move serve that move (coal) or the locomotive built for it.
                 let mut serves = moved.clone();
                 if let Some(b) = build_before_move {
@@ -487,7 +487,7 @@ impl TurnModel {
                 }
                 gate(&mut prog, &step.before_move, serves, held);
                 if !tight && let Some(c) = step.before_move.coal {
-                    prog.add(Expression::from(c).leq(moved.clone()));
+                    prog.leq(Expression::from(c), moved.clone());
                 }
 
                 // Pickup.
@@ -502,14 +502,14 @@ impl TurnModel {
                     }
                     if any {
                         let p = prog.var(Kind::Binary);
-                        prog.add(Expression::from(p).leq(here));
+                        prog.leq(Expression::from(p), here);
                         led.store[ri(res)] += p;
                         led.reserve -= p;
                         step.pickup.push((res, p));
                     }
                 }
                 held += u32::from(!step.pickup.is_empty());
-                prog.add(led.reserve.clone().geq(0.0));
+                prog.geq(led.reserve.clone(), 0.0);
 
                 // Passenger.
                 for (c, &room) in city_room.iter().enumerate() {
@@ -526,14 +526,14 @@ impl TurnModel {
                     }
                     if any {
                         let p = prog.var(Kind::Binary);
-                        prog.add(Expression::from(p).leq(here));
+                        prog.leq(Expression::from(p), here);
                         led.reserve -= p;
                         passengers_total += p;
                         city_use[c] += p;
                         step.passenger.push((c, p));
                     }
                 }
-                prog.add(led.reserve.clone().geq(0.0));
+                prog.geq(led.reserve.clone(), 0.0);
 
                 // Delivery.
                 if factories.iter().any(|f| dist[f.cell] <= tau + 1) {
@@ -547,7 +547,7 @@ impl TurnModel {
                         continue;
                     }
                     let d = prog.var(Kind::Binary);
-                    prog.add(Expression::from(d).leq(into[site.cell].clone()));
+                    prog.leq(Expression::from(d), into[site.cell].clone());
                     let needs = site.factory.needs;
                     for res in Resource::ALL {
                         led.store[ri(res)] -= f64::from(needs.get(res)) * d;
@@ -568,7 +568,7 @@ impl TurnModel {
                 }
                 gate(&mut prog, &step.before_deliver, delivered, held);
                 for res in 0..3 {
-                    prog.add(led.store[res].clone().geq(0.0));
+                    prog.geq(led.store[res].clone(), 0.0);
                 }
                 if !step.deliver.is_empty() {
                     // The objective cube: compulsory on a card with room; skipped only when none has.
@@ -576,15 +576,15 @@ impl TurnModel {
                     let mut placed: Expression = 0.0.into();
                     for (c, on_card) in cubes.iter_mut().enumerate() {
                         let room = f64::from(OBJECTIVE_LIMIT) - on_card.clone();
-                        prog.add(room.leq(f64::from(OBJECTIVE_LIMIT) * (1.0 - skip)));
+                        prog.leq(room, f64::from(OBJECTIVE_LIMIT) * (1.0 - skip));
                         let o = prog.var(Kind::Binary);
                         *on_card += o;
-                        prog.add(on_card.clone().leq(f64::from(OBJECTIVE_LIMIT)));
+                        prog.leq(on_card.clone(), f64::from(OBJECTIVE_LIMIT));
                         placed += o;
                         step.objective.push((c as u8, o));
                     }
-                    prog.add((placed + skip).eq(cube_due.clone()));
-                    prog.add(Expression::from(skip).leq(cube_due));
+                    prog.eq(placed + skip, cube_due.clone());
+                    prog.leq(Expression::from(skip), cube_due);
                 }
 
                 run.steps.push(step);
@@ -602,15 +602,15 @@ impl TurnModel {
                         }
                     }
                 }
-                prog.add(uses.leq(1.0));
+                prog.leq(uses, 1.0);
             }
         }
-        prog.add(news.clone().leq(1.0));
+        prog.leq(news.clone(), 1.0);
         let mut built: Expression = 0.0.into();
         for &b in &builds {
             built += b;
         }
-        prog.add(built.eq(news.clone()));
+        prog.eq(built, news.clone());
         if can_build {
             // The first run's new locomotive is built before its first move (point 0 of run 0).
             let mut new_first: Expression = 0.0.into();
@@ -620,14 +620,14 @@ impl TurnModel {
                 }
             }
             if let Some(b) = runs[0].steps.first().and_then(|s| s.before_move.build) {
-                prog.add(Expression::from(b).geq(new_first));
+                prog.geq(Expression::from(b), new_first);
             } else {
-                prog.add(new_first.eq(0.0));
+                prog.eq(new_first, 0.0);
             }
         }
         for (c, e) in city_use.into_iter().enumerate() {
             if city_room[c] > 0 {
-                prog.add(e.leq(city_room[c] as f64));
+                prog.leq(e, city_room[c] as f64);
             }
         }
 
@@ -643,7 +643,7 @@ impl TurnModel {
         let sale_end = prog.var(int(sale_end_max as u32));
         led.reserve -= sale_end;
         led.dividends += sale_end;
-        prog.add(led.reserve.clone().geq(0.0));
+        prog.geq(led.reserve.clone(), 0.0);
 
         // The stock value track.
         let mut rise: Expression = 0.0.into();
@@ -659,8 +659,8 @@ impl TurnModel {
             let (a, b) = (f64::from(site.factory.a), f64::from(site.factory.b));
             if site.first_free {
                 let g = prog.var(Kind::Binary);
-                prog.add(Expression::from(g).leq(count.clone()));
-                prog.add(count.clone().leq(deliveries[f].len() as f64 * g));
+                prog.leq(Expression::from(g), count.clone());
+                prog.leq(count.clone(), deliveries[f].len() as f64 * g);
                 rise += 2.0 * g + (count.clone() - g);
                 factory_points += a * g + b * (count - g);
             } else {
@@ -694,19 +694,19 @@ impl TurnModel {
             vp += f64::from(vps[v]) * x;
         }
         let at_max = peak.iter().find(|&&(v, _)| v == max_u).map(|&(_, x)| x);
-        prog.add(one.eq(1.0));
-        prog.add(one_f.eq(1.0));
+        prog.eq(one, 1.0);
+        prog.eq(one_f, 1.0);
         match at_max {
             Some(m) => {
                 // Rises stop at the maximum.
                 let big = rise_max as f64 + 1.0;
                 let over = prog.var(int(rise_max as u32 + 1));
-                prog.add(at.clone().eq(s0 as f64 - sale_pre + rise - over));
-                prog.add(Expression::from(over).leq(big * m));
+                prog.eq(at.clone(), s0 as f64 - sale_pre + rise - over);
+                prog.leq(Expression::from(over), big * m);
             }
-            None => prog.add(at.clone().eq(s0 as f64 - sale_pre + rise)),
+            None => prog.eq(at.clone(), s0 as f64 - sale_pre + rise),
         }
-        prog.add(at_f.eq(at - sale_end));
+        prog.eq(at_f, at - sale_end);
         let track = game.track();
         for (i, &d) in track.dollars.iter().enumerate() {
             if me.dollars[i] {
@@ -732,13 +732,13 @@ impl TurnModel {
                     let m = prog.var(Kind::Binary);
                     any += m;
                     cubes[slot] += m;
-                    prog.add(cubes[slot].clone().leq(f64::from(OBJECTIVE_LIMIT)));
+                    prog.leq(cubes[slot].clone(), f64::from(OBJECTIVE_LIMIT));
                     led.dividends -= m;
                     market.push((slot as u8, m));
                 }
             }
-            prog.add(any.leq(1.0));
-            prog.add(led.dividends.clone().geq(0.0));
+            prog.leq(any, 1.0);
+            prog.geq(led.dividends.clone(), 0.0);
         }
 
         // Storage limit.
@@ -746,10 +746,10 @@ impl TurnModel {
         let mut held: Expression = 0.0.into();
         for (stored, &thrown) in led.store.iter().zip(&discard) {
             let kept = stored.clone() - thrown;
-            prog.add(kept.clone().geq(0.0));
+            prog.geq(kept.clone(), 0.0);
             held += kept;
         }
-        prog.add(held.clone().leq(f64::from(effect.tech)));
+        prog.leq(held.clone(), f64::from(effect.tech));
 
         // The value (super::value::value, term by term).
         objective += led.dividends.clone() - dividends0;
@@ -998,7 +998,7 @@ fn gate(prog: &mut Program, point: &TradePoint, event: Expression, held: u32) {
         any = true;
     }
     if any {
-        prog.add(trades.leq(f64::from(held + 1) * event));
+        prog.leq(trades, f64::from(held + 1) * event);
     }
 }
 
@@ -1027,7 +1027,7 @@ fn trade_point(prog: &mut Program, led: &mut Ledger, spec: Spec) -> TradePoint {
             point.conv[round][k] = Some(v);
         }
         for r in 0..3 {
-            prog.add(uses[r].clone().leq(start[r].clone()));
+            prog.leq(uses[r].clone(), start[r].clone());
         }
     }
     if spec.build && spec.held >= 2 {
@@ -1046,7 +1046,7 @@ fn trade_point(prog: &mut Program, led: &mut Ledger, spec: Spec) -> TradePoint {
     }
     if rounds > 0 || point.build.is_some() || point.coal.is_some() {
         for r in 0..3 {
-            prog.add(led.store[r].clone().geq(0.0));
+            prog.geq(led.store[r].clone(), 0.0);
         }
     }
     point
