@@ -155,7 +155,6 @@ impl Program {
         let constant = d.constant();
         let mut row: Vec<(usize, u64)> = (&d)
             .linear_coefficients()
-            .into_iter()
             .filter(|&(_, c)| c != 0.0)
             .map(|(v, c)| (self.numbers.get(&v).copied().unwrap_or(usize::MAX), c.to_bits()))
             .collect();
