@@ -1,6 +1,9 @@
 //! Cube Express: the turn's integer program (`plan_turn`) against the brute-force enumerator of
 //! every canonical plan, on positions with growing numbers of plans, in the same run.
 //!
+//! Group `ce_full/program/<case>`: late positions ([`FULL`], a board of 20 tiles or more), the
+//! program alone, for the full-board target.
+//!
 //! Group `ce_plan/{program,enumerator}/<case>` (and `program-cbc` in a build with `--features
 //! cbc`): each case is the position [`CASES`] names (players, seed, turns of random play,
 //! `Game::after_random_turns`). Before timing, both run once: their best values must agree, and
@@ -31,10 +34,16 @@ mod criterion_dir;
 use criterion_dir::criterion_dir;
 
 /// The positions: (players, seed, turns of random play).
-const CASES: [(usize, u64, u32); 5] = [(2, 1, 0), (3, 4, 6), (2, 1, 2), (3, 2, 3), (2, 3, 5)];
+const CASES: [(usize, u64, u32); 6] = [(2, 1, 0), (3, 4, 6), (2, 1, 2), (3, 2, 3), (2, 3, 5), (4, 5, 8)];
+/// Late positions (a full board), the program alone (the enumerator takes minutes there).
+const FULL: [(usize, u64, u32); 1] = [(3, 7, 18)];
 
 fn write_answer(function: &str, parameter: &str, answer: serde_json::Value) {
-    let dir = criterion_dir().join("ce_plan").join(function).join(parameter);
+    write_group_answer("ce_plan", function, parameter, answer);
+}
+
+fn write_group_answer(group: &str, function: &str, parameter: &str, answer: serde_json::Value) {
+    let dir = criterion_dir().join(group).join(function).join(parameter);
     let _ = std::fs::create_dir_all(&dir);
     let _ = std::fs::write(dir.join("answer.json"), answer.to_string());
 }
@@ -74,6 +83,25 @@ fn bench(c: &mut Criterion) {
                 b.iter(|| black_box(plan_turn(g, &cbc).map(|p| p.value).ok()))
             });
         }
+    }
+    group.finish();
+    let mut group = c.benchmark_group("ce_full");
+    group.sample_size(10).sampling_mode(SamplingMode::Flat).warm_up_time(Duration::from_millis(200));
+    for (players, seed, turns) in FULL {
+        let game = Game::after_random_turns(content.clone(), players, seed, turns, Options::default()).expect("setup");
+        let id = format!("p{players}-s{seed}-t{turns}");
+        let options = PlanOptions::default();
+        let planned = plan_turn(&game, &options).expect("a plan");
+        let answer = json!({
+            "tiles": game.board().tiles().len(),
+            "value": planned.value,
+            "lays": planned.lays,
+            "programs": planned.programs,
+        });
+        write_group_answer("ce_full", "program", &id, answer);
+        group.bench_with_input(BenchmarkId::new("program", &id), &game, |b, g| {
+            b.iter(|| black_box(plan_turn(g, &options).map(|p| p.value).ok()))
+        });
     }
     group.finish();
 }

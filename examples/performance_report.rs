@@ -764,6 +764,23 @@ fn cube_express_section(w: &mut String, dir: &Path) {
             format!(" (ratios {})", big.iter().map(|&r| fmt_ratio(r)).collect::<Vec<_>>().join(", "))
         }
     );
+    let full = load_functions(dir, "ce_full", &["program"]);
+    if let Some(cases) = full.get("program") {
+        for (id, case) in cases {
+            let t = case.time.map(|t| t.median);
+            let _ = writeln!(
+                w,
+                "\nFull board ({id}: {} tiles, {} lays, {} programs, value {}): {}. Target: a full-board turn plan \
+                 under 1 s: **{}**.",
+                case.u64("tiles").unwrap_or(0),
+                case.u64("lays").unwrap_or(0),
+                case.u64("programs").unwrap_or(0),
+                case.u64("value").unwrap_or(0),
+                time_cell(Some(case)),
+                if t.is_some_and(|t| t < 1e9) { "met" } else { "missed" }
+            );
+        }
+    }
     let _ = writeln!(
         w,
         "\nThe CBC column is filled by a build with the `cbc` feature (`cargo bench --bench cube_express_plan \
