@@ -65,6 +65,47 @@ fn plan_prints_a_checked_plan_and_json_and_svg_show_the_same_plan() {
 }
 
 #[test]
+fn a_whole_game_record_replays_to_the_scores_the_engine_computes() {
+    use rand::SeedableRng;
+    use signalbox_engine::cube_express::game::Game;
+    use signalbox_engine::cube_express::options::Options;
+    use signalbox_engine::cube_express::position::Record;
+    use signalbox_engine::cube_express::score::final_scores;
+    let content = Arc::new(Content::house());
+    let mut game = Game::new(content, 3, 21, Options::default()).expect("setup");
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(21);
+    let mut turns: Vec<Vec<Action>> = vec![Vec::new()];
+    while !game.is_over() {
+        let a = game.random_action(&mut rng).expect("an action");
+        let before = game.turns_played();
+        game.apply(&a).expect("legal");
+        turns.last_mut().expect("a turn").push(a);
+        if game.turns_played() != before {
+            turns.push(Vec::new());
+        }
+    }
+    turns.pop();
+    let record = Record { players: 3, seed: 21, options: Options::default(), turns };
+    let path = temp("game.json");
+    std::fs::write(&path, serde_json::to_string(&record).expect("JSON")).expect("write");
+    let (code, out, err) = run(&["cube-express", "replay", path.to_str().expect("path"), "--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let v: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(v["over"], true);
+    let totals: Vec<i64> = final_scores(&game).iter().map(|s| i64::from(s.total())).collect();
+    let replayed: Vec<i64> =
+        v["scores"].as_array().expect("scores").iter().map(|s| s["total"].as_i64().expect("total")).collect();
+    assert_eq!(replayed, totals);
+    // An illegal action is named by its turn and place.
+    let mut bad = record.clone();
+    bad.turns[3].insert(0, Action::Market { slot: 0, cube: false });
+    std::fs::write(&path, serde_json::to_string(&bad).expect("JSON")).expect("write");
+    let (code, _, err) = run(&["cube-express", "replay", path.to_str().expect("path")]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("turns[3][0]"), "{err}");
+}
+
+#[test]
 fn a_time_limit_reports_the_best_plan_found_with_an_upper_bound() {
     let (code, out, err) = run(&["cube-express", "plan", "--time-limit", "0.3", "--json"]);
     assert_eq!(code, Some(0), "{err}");

@@ -9,7 +9,8 @@ use serde_json::json;
 use signalbox_engine::cube_express::action::Action;
 use signalbox_engine::cube_express::catalogue::{Content, HOUSE_SET_LABEL, HOUSE_SET_TOML};
 use signalbox_engine::cube_express::game::Game;
-use signalbox_engine::cube_express::position::{SAMPLE_POSITION_JSON, read_position};
+use signalbox_engine::cube_express::position::{SAMPLE_POSITION_JSON, read_position, read_record};
+use signalbox_engine::cube_express::score::{final_scores, winners};
 use signalbox_solver::cube_express::lp::Backend;
 use signalbox_solver::cube_express::plan::{PlanOptions, plan_turn};
 use signalbox_solver::cube_express::value::parts;
@@ -44,6 +45,23 @@ enum Command {
     ///   signalbox cube-express plan --lp-backend cbc    (a build with --features cbc)
     #[command(verbatim_doc_comment)]
     Plan(PlanArgs),
+    /// Replays a game record and prints each player's score, recomputed by the rules engine.
+    ///
+    /// A record is JSON: `players`, `seed`, `options` and `turns`, each turn a list of actions
+    /// (docs/formats/cube-express-position.md). An illegal action is named as `turns[t][a]`.
+    Replay(ReplayArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct ReplayArgs {
+    /// The game record (JSON).
+    record: PathBuf,
+    /// Print JSON: the scores by part, the winners, whether the game is over.
+    #[arg(long)]
+    json: bool,
+    /// Content file (TOML); default: the embedded house set.
+    #[arg(long, value_name = "FILE")]
+    content: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -75,7 +93,50 @@ struct PlanArgs {
 pub fn run(args: Args) -> anyhow::Result<()> {
     match args.command {
         Command::Plan(a) => plan(a),
+        Command::Replay(a) => replay(a),
     }
+}
+
+fn replay(a: ReplayArgs) -> anyhow::Result<()> {
+    let content = load_content(a.content.as_deref())?;
+    let label = a.record.display().to_string();
+    let text = crate::input::read_text(&a.record)?;
+    let record = read_record(&label, &text).map_err(|e| bad(e.to_string()))?;
+    let game = record.replay(content, &label).map_err(|e| bad(e.to_string()))?;
+    let scores = final_scores(&game);
+    let winners = winners(&game);
+    let colours: Vec<_> = game.players().iter().map(|p| p.colour).collect();
+    if a.json {
+        let out = json!({
+            "turns": record.turns.len(),
+            "over": game.is_over(),
+            "scores": colours.iter().zip(&scores).map(|(c, s)| json!({ "player": c, "total": s.total(), "parts": s })).collect::<Vec<_>>(),
+            "winners": winners.iter().map(|&w| colours[w]).collect::<Vec<_>>(),
+        });
+        say!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    say!(
+        "{label}: {} turns, {}",
+        record.turns.len(),
+        if game.is_over() { "game over" } else { "game not over (scores as if it ended now)" }
+    );
+    for (c, s) in colours.iter().zip(&scores) {
+        say!(
+            "  {c:<6} {:>3}  (objectives {}, passengers {}, factories {}, stations {}, stock {}, dividends {}, tokens {})",
+            s.total(),
+            s.objectives,
+            s.passengers,
+            s.factories,
+            s.stations,
+            s.stock,
+            s.dividends,
+            s.tokens
+        );
+    }
+    let names: Vec<String> = winners.iter().map(|&w| colours[w].to_string()).collect();
+    say!("Winner: {}", names.join(" and "));
+    Ok(())
 }
 
 fn load_content(path: Option<&Path>) -> anyhow::Result<Arc<Content>> {
