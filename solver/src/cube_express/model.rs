@@ -90,17 +90,7 @@ struct FactorySite {
 pub struct TurnModel {
     program: Program,
     objective: Expression,
-    lay: Option<Lay>,
-    pre: TradePoint,
-    sale_pre: Variable,
-    pay: Option<[Variable; 4]>,
-    runs: Vec<Run>,
-    end: TradePoint,
-    sale_end: Variable,
-    market: Vec<(u8, Variable)>,
-    market_slot: Option<u8>,
-    discard: [Variable; 3],
-    cells: Vec<Cell>,
+    reader: Reader,
     /// Value added by the lay that the variables do not carry (stations, city growth, tokens).
     pub constant: i32,
     /// The program's inputs apart from `constant`: equal signatures, equal programs.
@@ -819,23 +809,9 @@ impl TurnModel {
             ));
         }
         signature.push_str(&format!("{own_stations:?}"));
-        Some(TurnModel {
-            program: prog,
-            objective,
-            lay: lay.copied(),
-            pre,
-            sale_pre,
-            pay,
-            runs,
-            end,
-            sale_end,
-            market,
-            market_slot,
-            discard,
-            cells,
-            constant,
-            signature,
-        })
+        let reader =
+            Reader { lay: lay.copied(), pre, sale_pre, pay, runs, end, sale_end, market, market_slot, discard, cells };
+        Some(TurnModel { program: prog, objective, reader, constant, signature })
     }
 
     /// The program's size: variables and constraints.
@@ -845,20 +821,7 @@ impl TurnModel {
 
     /// The program and its objective, to solve.
     pub fn into_program(self) -> (Program, Expression, Reader) {
-        let reader = Reader {
-            lay: self.lay,
-            pre: self.pre,
-            sale_pre: self.sale_pre,
-            pay: self.pay,
-            runs: self.runs,
-            end: self.end,
-            sale_end: self.sale_end,
-            market: self.market,
-            market_slot: self.market_slot,
-            discard: self.discard,
-            cells: self.cells,
-        };
-        (self.program, self.objective, reader)
+        (self.program, self.objective, self.reader)
     }
 }
 
