@@ -5,6 +5,7 @@ use serde::Deserialize;
 
 use super::card::{Board, Card, Effect, Market, Square, TERRITORY_POINTS};
 use super::colour::Colour;
+pub use crate::set::SetSetup;
 use crate::source::{SyntaxError, bullet_list, parse_toml};
 
 /// The embedded house set: our own card faces, not the publisher's (see the file's header).
@@ -28,20 +29,6 @@ pub struct ContentSetup {
     /// The cards.
     #[serde(default)]
     pub card: Vec<CardSetup>,
-}
-
-/// `[set]`.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SetSetup {
-    /// Display name.
-    pub name: String,
-    /// signalbox's own authored set.
-    #[serde(default)]
-    pub house_set: bool,
-    /// Free text.
-    #[serde(default)]
-    pub note: String,
 }
 
 /// `[[card]]` as written.

@@ -9,6 +9,7 @@ use super::objective::{Condition, Objective};
 use super::resource::{Resource, Resources};
 use super::tile::{Centre, City, Factory, Players, Tile};
 use crate::grid::square::{Cell, Sides};
+pub use crate::set::SetSetup;
 use crate::source::{SyntaxError, bullet_list, parse_toml};
 
 /// The embedded house set: our own components, not the publisher's (see the file's header).
@@ -49,20 +50,6 @@ pub struct ContentSetup {
     /// `[[objective]]`.
     #[serde(default)]
     pub objective: Vec<ObjectiveSetup>,
-}
-
-/// `[set]`.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SetSetup {
-    /// Display name.
-    pub name: String,
-    /// signalbox's own authored set.
-    #[serde(default)]
-    pub house_set: bool,
-    /// Free text.
-    #[serde(default)]
-    pub note: String,
 }
 
 /// `[technology]`.
