@@ -3,13 +3,14 @@
 use std::sync::Arc;
 
 use signalbox_engine::cube_express::action::{Action, Lay, Payment};
-use signalbox_engine::cube_express::board::{LayError, Piece};
+use signalbox_engine::cube_express::board::{LayError, Piece, Placed};
 use signalbox_engine::cube_express::catalogue::{Content, HOUSE_SET_TOML};
-use signalbox_engine::cube_express::game::{Ending, Game, Illegal, PlacedState, State};
+use signalbox_engine::cube_express::game::{Ending, Game, Illegal, State};
 use signalbox_engine::cube_express::options::Options;
 use signalbox_engine::cube_express::position::{Record, from_state, read_position};
 use signalbox_engine::cube_express::resource::{Conversion, Resources};
 use signalbox_engine::cube_express::score::final_scores;
+use signalbox_engine::cube_express::tile::Face;
 use signalbox_engine::grid::square::Cell;
 
 fn content() -> Arc<Content> {
@@ -50,16 +51,7 @@ fn lay_on_board(s: &mut State, id: u8, cell: [i32; 2], rotation: u8) -> usize {
     // Keep the hand at three tiles.
     let refill = s.stack.pop().expect("stack");
     s.players[0].hand.push(refill);
-    s.board.push(PlacedState {
-        cell: Cell::from(cell),
-        piece: Piece::Front { tile: id, rotation },
-        laid_by: Some(0),
-        owner: None,
-        station: None,
-        passengers: [0; 4],
-        first: None,
-        later: [0; 4],
-    });
+    s.board.push(Placed::new(Cell::from(cell), Piece::Front { tile: id, rotation }, Face::default(), Some(0)));
     s.board.len() - 1
 }
 
@@ -338,16 +330,7 @@ fn an_empty_stack_starts_a_final_round_without_market() {
         while s.stack.len() > 1 {
             let id = s.stack.remove(0);
             let cell = [20 + 2 * s.board.len() as i32, 20];
-            s.board.push(PlacedState {
-                cell: Cell::from(cell),
-                piece: Piece::Back { tile: id, rotation: 0 },
-                laid_by: None,
-                owner: None,
-                station: None,
-                passengers: [0; 4],
-                first: None,
-                later: [0; 4],
-            });
+            s.board.push(Placed::new(Cell::from(cell), Piece::Back { tile: id, rotation: 0 }, Face::default(), None));
         }
     });
     for turn in 0..3 {

@@ -65,27 +65,41 @@ impl Piece {
     }
 }
 
-/// A tile on the table with the cubes and stations on it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A tile on the table with the cubes and stations on it; as plain data, one entry of a
+/// position's `board` (`docs/formats/cube-express-position.md`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Placed {
     /// Its cell.
     pub cell: Cell,
     /// What it is.
     pub piece: Piece,
-    /// What it shows, turned.
+    /// What it shows, turned: derived from `piece` and the content, so not written to files; a
+    /// game computes it when it reads a position.
+    #[serde(skip)]
     pub face: Face,
     /// The player (seat index) who laid it; none for the starting tiles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub laid_by: Option<u8>,
     /// The owner of its production facility (the possession marker).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner: Option<u8>,
     /// The owner of its train station.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub station: Option<u8>,
     /// Passengers per player.
+    #[serde(default, skip_serializing_if = "is_empty4")]
     pub passengers: [u8; 4],
     /// The player on its factory's first space (A).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first: Option<u8>,
     /// Cubes per player on its factory's second space (B).
+    #[serde(default, skip_serializing_if = "is_empty4")]
     pub later: [u8; 4],
+}
+
+fn is_empty4(x: &[u8; 4]) -> bool {
+    *x == [0; 4]
 }
 
 impl Placed {

@@ -230,7 +230,7 @@ pub struct State {
     /// The players in seat order.
     pub players: Vec<Player>,
     /// The tiles on the table, in the order laid.
-    pub board: Vec<PlacedState>,
+    pub board: Vec<Placed>,
     /// The face-down stack, bottom first (the last id is drawn next).
     pub stack: Vec<u8>,
     /// The display, columns 0 to 3 (`null` for an empty space).
@@ -251,38 +251,6 @@ pub struct State {
     pub turns: u32,
     /// How the game is ending.
     pub ending: Ending,
-}
-
-/// A tile on the table with its cubes, as plain data.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PlacedState {
-    /// Its cell.
-    pub cell: Cell,
-    /// What it is.
-    pub piece: Piece,
-    /// Who laid it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub laid_by: Option<u8>,
-    /// Owner of its production facility.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub owner: Option<u8>,
-    /// Owner of its station.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub station: Option<u8>,
-    /// Passengers per seat.
-    #[serde(default, skip_serializing_if = "is_empty4")]
-    pub passengers: [u8; 4],
-    /// Holder of its factory's first space.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub first: Option<u8>,
-    /// Cubes per seat on its factory's second space.
-    #[serde(default, skip_serializing_if = "is_empty4")]
-    pub later: [u8; 4],
-}
-
-fn is_empty4(x: &[u8; 4]) -> bool {
-    *x == [0; 4]
 }
 
 impl Game {
@@ -385,17 +353,7 @@ impl Game {
         let mut board = Board::default();
         for p in &state.board {
             let Some(face) = p.piece.face(&content) else { continue };
-            board.put(Placed {
-                cell: p.cell,
-                piece: p.piece,
-                face,
-                laid_by: p.laid_by,
-                owner: p.owner,
-                station: p.station,
-                passengers: p.passengers,
-                first: p.first,
-                later: p.later,
-            });
+            board.put(Placed { face, ..p.clone() });
         }
         Game {
             content,
@@ -432,21 +390,7 @@ impl Game {
             options: self.options,
             seed: self.seed,
             players: self.players.clone(),
-            board: self
-                .board
-                .tiles()
-                .iter()
-                .map(|p| PlacedState {
-                    cell: p.cell,
-                    piece: p.piece,
-                    laid_by: p.laid_by,
-                    owner: p.owner,
-                    station: p.station,
-                    passengers: p.passengers,
-                    first: p.first,
-                    later: p.later,
-                })
-                .collect(),
+            board: self.board.tiles().to_vec(),
             stack: self.stack.clone(),
             display: self.display,
             objectives: self.objectives,

@@ -104,8 +104,9 @@ pub struct Tile {
     pub city: Option<City>,
 }
 
-/// A tile as it lies on the board, turned: what movement, cities and scoring see.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A tile as it lies on the board, turned: what movement, cities and scoring see. The default
+/// is a blank face (no track, nothing on it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Face {
     /// Sides with track, as laid.
     pub tracks: Sides,
