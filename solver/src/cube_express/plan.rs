@@ -120,51 +120,56 @@ pub fn plan_turn(game: &Game, options: &PlanOptions) -> Result<TurnPlan, PlanErr
     }
     let candidates = lay_candidates(game);
     // One program per signature; remember each candidate's constant.
-    let mut groups: Vec<(String, TurnModel)> = Vec::new();
+    // (signature, the candidate it was built for, its program)
+    let mut groups: Vec<(String, usize, TurnModel)> = Vec::new();
     let mut members: Vec<Option<(usize, i32)>> = Vec::with_capacity(candidates.len());
-    for lay in &candidates {
+    for (i, lay) in candidates.iter().enumerate() {
         let Some(model) = TurnModel::new(game, lay.as_ref(), &options.weights, false) else {
             members.push(None);
             continue;
         };
         let constant = model.constant;
-        match groups.iter().position(|(sig, _)| *sig == model.signature) {
+        match groups.iter().position(|(sig, _, _)| *sig == model.signature) {
             Some(g) => members.push(Some((g, constant))),
             None => {
                 members.push(Some((groups.len(), constant)));
-                groups.push((model.signature.clone(), model));
+                groups.push((model.signature.clone(), i, model));
             }
         }
     }
     let programs = groups.len();
-    // Under a time limit a program may stop early: bound each by its LP relaxation.
+    // Under a time limit a program may stop early: bound each program by its LP relaxation
+    // (one per signature, shifted by each member's constant).
     let upper_bound = match options.time_limit {
         None => None,
         Some(_) => {
-            let bounds: Vec<Result<Option<i32>, LpError>> = candidates
+            let relaxed: Vec<Result<Option<f64>, LpError>> = groups
                 .par_iter()
-                .map(|lay| {
-                    let Some(model) = TurnModel::new(game, lay.as_ref(), &options.weights, true) else {
-                        return Ok(None);
-                    };
-                    let (program, objective, _) = model.into_program();
+                .map(|&(_, i, ref model)| {
+                    let lay = candidates[i].as_ref();
+                    let Some(relaxation) = TurnModel::new(game, lay, &options.weights, true) else { return Ok(None) };
+                    let (program, objective, _) = relaxation.into_program();
                     match solve(program, objective.clone(), options.backend, None) {
-                        Ok(s) => Ok(Some((s.eval(&objective) - 1e-6).ceil() as i32)),
+                        Ok(s) => Ok(Some(s.eval(&objective) - f64::from(model.constant))),
                         Err(LpError::Infeasible) => Ok(None),
                         Err(e) => Err(e),
                     }
                 })
                 .collect();
-            let mut best = None;
-            for b in bounds {
-                best = best.max(b?);
+            let mut relaxed_values = Vec::with_capacity(relaxed.len());
+            for r in relaxed {
+                relaxed_values.push(r?);
             }
-            best
+            members
+                .iter()
+                .flatten()
+                .filter_map(|&(g, constant)| relaxed_values[g].map(|v| (v + f64::from(constant) - 1e-6).ceil() as i32))
+                .max()
         }
     };
     let solved: Vec<Result<Option<Solution>, LpError>> = groups
         .into_par_iter()
-        .map(|(_, model)| {
+        .map(|(_, _, model)| {
             let constant = model.constant;
             let (program, objective, reader) = model.into_program();
             match solve(program, objective.clone(), options.backend, options.time_limit) {
