@@ -130,11 +130,6 @@ impl Program {
         v
     }
 
-    /// Adds a constraint.
-    pub fn add(&mut self, c: Constraint) {
-        self.constraints.push(c);
-    }
-
     /// Adds `a <= b`. A comparison without variables is checked here and never reaches the
     /// backend (an empty row makes some backends' factorisations singular).
     pub fn leq(&mut self, a: impl IntoAffineExpression, b: impl IntoAffineExpression) {
@@ -177,16 +172,6 @@ impl Program {
             Compare::Leq => d.leq(0.0),
             Compare::Eq => d.eq(0.0),
         });
-    }
-
-    /// Variables so far.
-    pub fn variables(&self) -> usize {
-        self.defined.len()
-    }
-
-    /// Constraints so far.
-    pub fn constraints(&self) -> usize {
-        self.constraints.len()
     }
 }
 

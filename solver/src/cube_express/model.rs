@@ -338,9 +338,9 @@ impl TurnModel {
         // possible when the turn can hold two resources at once.
         let facilities =
             tiles.iter().enumerate().filter(|(i, t)| t.face.production.is_some() && dist[*i] < cells.len()).count();
-        let iron_somewhere =
+        let two_resources =
             usize::from(store0.total()) + usize::from(matches!(centre, Some(Centre::Factory(_)))) + 2 * facilities >= 2;
-        let can_build = me.locomotives[1].is_none() && !own_stations.is_empty() && iron_somewhere;
+        let can_build = me.locomotives[1].is_none() && !own_stations.is_empty() && two_resources;
         let run_count = if me.locomotives[1].is_some() || can_build { 2 } else { 1 };
         // Moves are paid by the technology level and by coal, and coal comes from storage, the
         // lay, and at most one pickup per production facility in reach per run.
@@ -812,11 +812,6 @@ impl TurnModel {
         let reader =
             Reader { lay: lay.copied(), pre, sale_pre, pay, runs, end, sale_end, market, market_slot, discard, cells };
         Some(TurnModel { program: prog, objective, reader, constant, signature })
-    }
-
-    /// The program's size: variables and constraints.
-    pub fn size(&self) -> (usize, usize) {
-        (self.program.variables(), self.program.constraints())
     }
 
     /// The program and its objective, to solve.
