@@ -214,7 +214,10 @@ impl Board {
     /// Whether `face` may lie on `cell` (rulebook, step I.1): the cell is empty and beside a
     /// tile; on every shared side both tiles have track or neither has; at least one track joins
     /// the network; and its city space does not join two cities that both have a station.
-    pub fn check_lay(&self, cell: Cell, face: &Face) -> Result<(), LayError> {
+    ///
+    /// When it may and the face has a city space, the city it would be part of:
+    /// `(houses of the cities it joins, houses with the new space, the station in them)`.
+    pub fn check_lay(&self, cell: Cell, face: &Face) -> Result<Option<(u16, u16, Option<u8>)>, LayError> {
         if self.index.contains_key(&cell) {
             return Err(LayError::Taken(cell));
         }
@@ -235,10 +238,16 @@ impl Board {
         if !joined {
             return Err(LayError::Unjoined(cell));
         }
-        if self.joined_stations(cell, face) > 1 {
+        let Some(city) = face.city else { return Ok(None) };
+        let cities = self.cities();
+        let joined = self.joined_cities(cell, face, &cities);
+        let mut stations = joined.iter().filter_map(|&c| cities.station[c]);
+        let station = stations.next();
+        if stations.next().is_some() {
             return Err(LayError::JoinsStations(cell));
         }
-        Ok(())
+        let before: u16 = joined.iter().map(|&c| cities.houses[c]).sum();
+        Ok(Some((before, before + u16::from(city.houses), station)))
     }
 
     /// The cities a city space on `cell` would join, as the board indices of one tile of each.
@@ -256,23 +265,6 @@ impl Board {
         joined.sort_unstable();
         joined.dedup();
         joined
-    }
-
-    /// The stations among the cities a city space on `cell` would join.
-    fn joined_stations(&self, cell: Cell, face: &Face) -> usize {
-        let cities = self.cities();
-        self.joined_cities(cell, face, &cities).iter().filter(|&&c| cities.station[c].is_some()).count()
-    }
-
-    /// The house icons and station owner of the city a new city space on `cell` would be part of,
-    /// counting the houses of the cities it joins: `(houses before, houses after, station)`.
-    pub fn city_growth(&self, cell: Cell, face: &Face) -> Option<(u16, u16, Option<u8>)> {
-        let city = face.city?;
-        let cities = self.cities();
-        let joined = self.joined_cities(cell, face, &cities);
-        let before: u16 = joined.iter().map(|&c| cities.houses[c]).sum();
-        let station = joined.iter().find_map(|&c| cities.station[c]);
-        Some((before, before + u16::from(city.houses), station))
     }
 
     /// The cities, computed from scratch: city spaces of tiles that touch the same shared side

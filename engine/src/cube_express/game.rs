@@ -650,8 +650,7 @@ impl Game {
             return Err(Illegal::NotInHand(lay.tile));
         };
         let Some(face) = self.lay_face(lay) else { return Err(Illegal::NotInHand(lay.tile)) };
-        self.board.check_lay(lay.cell, &face)?;
-        let growth = self.board.city_growth(lay.cell, &face);
+        let growth = self.board.check_lay(lay.cell, &face)?;
         if !lay.act && lay.pay.total() > 0 {
             return Err(Illegal::Centre("a payment without building a station"));
         }
@@ -1115,11 +1114,9 @@ impl Game {
                     faces.push(face);
                     for &cell in &frontier {
                         let lay = Lay { cell, ..base };
-                        if self.board.check_lay(cell, &face).is_err() {
-                            continue;
-                        }
+                        let Ok(growth) = self.board.check_lay(cell, &face) else { continue };
                         out.push(lay);
-                        for act in self.centre_choices(&lay, &face) {
+                        for act in self.centre_choices(&lay, &face, growth) {
                             out.push(act);
                         }
                     }
@@ -1129,7 +1126,7 @@ impl Game {
         out
     }
 
-    fn centre_choices(&self, lay: &Lay, face: &Face) -> Vec<Lay> {
+    fn centre_choices(&self, lay: &Lay, face: &Face, growth: Option<(u16, u16, Option<u8>)>) -> Vec<Lay> {
         let p = &self.players[self.seat()];
         let act = Lay { act: true, ..*lay };
         match face.centre {
@@ -1138,7 +1135,7 @@ impl Game {
             Some(Centre::Factory(_)) if p.reserve > 0 => vec![act],
             Some(Centre::Production) if p.dividends > 0 => vec![act],
             Some(Centre::Station) if p.built < TRACK_STATIONS => {
-                if matches!(self.board.city_growth(lay.cell, face), Some((_, _, Some(_)))) {
+                if matches!(growth, Some((_, _, Some(_)))) {
                     return Vec::new();
                 }
                 let cost = self.content.levels[usize::from(p.built)];

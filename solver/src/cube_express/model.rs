@@ -121,14 +121,13 @@ fn lay_effect(game: &Game, lay: Option<&Lay>) -> Option<LayEffect> {
     };
     let Some(lay) = lay else { return Some(effect) };
     let face = game.lay_face(lay)?;
-    board.check_lay(lay.cell, &face).ok()?;
+    let growth = board.check_lay(lay.cell, &face).ok()?;
     let piece = if lay.back {
         Piece::Back { tile: lay.tile, rotation: lay.rotation }
     } else {
         Piece::Front { tile: lay.tile, rotation: lay.rotation }
     };
     let mut placed = Placed::new(lay.cell, piece, face, Some(seat));
-    let growth = board.city_growth(lay.cell, &face);
     if let Some((before, after, Some(owner))) = growth
         && owner == seat
     {
