@@ -192,6 +192,7 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
             "plan": planned.actions,
             "lays": planned.lays,
             "programs": planned.programs,
+            "distinct_programs": planned.distinct,
             "backend": backend.name(),
             "seconds": seconds,
         });
@@ -210,9 +211,10 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
         (false, None) => " (not proven)".to_string(),
     };
     say!(
-        "Best turn{label_proven}: value {} ({} lays, {} integer programs, {backend}, {seconds:.2} s)",
+        "Best turn{label_proven}: value {} ({} lays, {} distinct programs, {} solved, the rest cut off by their LP bound; {backend}, {seconds:.2} s)",
         planned.value,
         planned.lays,
+        planned.distinct,
         planned.programs
     );
     for (i, action) in planned.actions.iter().enumerate() {

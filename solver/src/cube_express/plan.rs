@@ -3,6 +3,8 @@
 //! movements, pickups, deliveries, passengers, trades, market and discard. The winning plan is
 //! replayed by the engine and re-valued by [`super::value::value`] before it is returned.
 
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use signalbox_engine::cube_express::action::{Action, Lay};
@@ -35,11 +37,15 @@ pub struct TurnPlan {
     pub after: Game,
     /// Lays considered.
     pub lays: usize,
-    /// Integer programs solved.
+    /// Integer programs solved (the others were cut off by their LP relaxation's bound).
     pub programs: usize,
-    /// With a time limit: an upper bound on the best value (the largest LP relaxation over the
-    /// programs), so `value == upper_bound` proves the plan optimal; `None` without a time limit
-    /// (every program was solved to optimality).
+    /// Distinct programs (lays with the same signature share one), each bounded by its LP
+    /// relaxation.
+    pub distinct: usize,
+    /// With a time limit: an upper bound on the best value (the largest of the plan's value and
+    /// the LP relaxations of the programs not solved in time), so `value == upper_bound` proves
+    /// the plan optimal; `None` without a time limit (every program was solved to optimality or
+    /// cut off by its bound).
     pub upper_bound: Option<i32>,
 }
 
@@ -68,8 +74,26 @@ pub enum PlanError {
     Certificate(String),
 }
 
-/// A solved program: its value, its constant, and its plan.
-type Solution = (i32, i32, Vec<Action>);
+/// The state of [`plan_turn`]'s search, shared by its workers.
+struct Search {
+    /// The best plan so far: its value, its lay's candidate index, its actions.
+    best: Option<(i32, usize, Vec<Action>)>,
+    /// The highest bound of a program not solved in time.
+    unfinished: Option<i32>,
+    /// Integer programs solved.
+    programs: usize,
+    /// A backend failure, which stops the search.
+    error: Option<LpError>,
+}
+
+impl Search {
+    /// Whether a plan of value `v` with candidate `i` would replace the best so far: a higher
+    /// value, or the same value for an earlier candidate (so the answer does not depend on the
+    /// order the programs finish in).
+    fn beats(&self, v: i32, i: usize) -> bool {
+        self.best.as_ref().is_none_or(|&(bv, bi, _)| v > bv || (v == bv && i < bi))
+    }
+}
 
 /// Every lay to consider: each legal placement without its action, and with it where the tile
 /// has one (the program decides whether it can be paid). `None` alone when no tile fits.
@@ -137,68 +161,108 @@ pub fn plan_turn(game: &Game, options: &PlanOptions) -> Result<TurnPlan, PlanErr
             }
         }
     }
-    let programs = groups.len();
-    // Under a time limit a program may stop early: bound each program by its LP relaxation
-    // (one per signature, shifted by each member's constant).
-    let upper_bound = match options.time_limit {
-        None => None,
-        Some(_) => {
-            let relaxed: Vec<Result<Option<f64>, LpError>> = groups
-                .par_iter()
-                .map(|&(_, i, ref model)| {
-                    let lay = candidates[i].as_ref();
-                    let Some(relaxation) = TurnModel::new(game, lay, &options.weights, true) else { return Ok(None) };
-                    let (program, objective, _) = relaxation.into_program();
-                    match solve(program, objective.clone(), options.backend, None) {
-                        Ok(s) => Ok(Some(s.eval(&objective) - f64::from(model.constant))),
-                        Err(LpError::Infeasible) => Ok(None),
-                        Err(e) => Err(e),
-                    }
-                })
-                .collect();
-            let mut relaxed_values = Vec::with_capacity(relaxed.len());
-            for r in relaxed {
-                relaxed_values.push(r?);
-            }
-            members
-                .iter()
-                .flatten()
-                .filter_map(|&(g, constant)| relaxed_values[g].map(|v| (v + f64::from(constant) - 1e-6).ceil() as i32))
-                .max()
-        }
-    };
-    let solved: Vec<Result<Option<Solution>, LpError>> = groups
-        .into_par_iter()
-        .map(|(_, _, model)| {
-            let constant = model.constant;
-            let (program, objective, reader) = model.into_program();
-            match solve(program, objective.clone(), options.backend, options.time_limit) {
-                Ok(s) => Ok(Some((s.eval(&objective).round() as i32, constant, reader.plan(&s)))),
-                Err(LpError::Infeasible | LpError::TimeLimit) => Ok(None),
+    // Bound every program by its LP relaxation (one per signature, shifted by each member's
+    // constant), then solve the integer programs from the highest bound down, a batch per round
+    // as wide as the thread pool, skipping a program once none of its lays can beat the best
+    // plan found (a higher value, or the same value for an earlier lay). The answer is the one
+    // every program solved would give: the best value, for the first lay among equals.
+    let relaxed: Vec<Result<Option<f64>, LpError>> = groups
+        .par_iter()
+        .map(|&(_, i, ref model)| {
+            let Some(relaxation) = TurnModel::new(game, candidates[i].as_ref(), &options.weights, true) else {
+                return Ok(None);
+            };
+            let (program, objective, _) = relaxation.into_program();
+            match solve(program, objective.clone(), options.backend, None) {
+                Ok(s) => Ok(Some(s.eval(&objective) - f64::from(model.constant))),
+                Err(LpError::Infeasible) => Ok(None),
                 Err(e) => Err(e),
             }
         })
         .collect();
-    let mut results = Vec::with_capacity(solved.len());
-    for r in solved {
-        results.push(r?);
-    }
-    let mut best: Option<(i32, Vec<Action>)> = None;
-    for (lay, member) in candidates.iter().zip(&members) {
-        let Some((g, constant)) = member else { continue };
-        let Some((v, group_constant, actions)) = &results[*g] else { continue };
-        let v = v - group_constant + constant;
-        if best.as_ref().is_none_or(|(b, _)| v > *b) {
-            let actions = actions
-                .iter()
-                .map(|a| match (a, lay) {
-                    (Action::Lay(paid), Some(l)) => Action::Lay(Lay { pay: paid.pay, ..*l }),
-                    _ => *a,
-                })
-                .collect();
-            best = Some((v, actions));
+    // Per group: its members (candidate index, bound on the value with that lay).
+    let mut bounded: Vec<Vec<(usize, i32)>> = vec![Vec::new(); groups.len()];
+    for (g, r) in relaxed.into_iter().enumerate() {
+        let Some(lp) = r? else { continue };
+        for (i, member) in members.iter().enumerate() {
+            if let Some((mg, constant)) = member
+                && *mg == g
+            {
+                bounded[g].push((i, (lp + f64::from(*constant) + 1e-6).floor() as i32));
+            }
         }
     }
+    let mut order: Vec<usize> = (0..groups.len()).filter(|&g| !bounded[g].is_empty()).collect();
+    let top = |g: usize| bounded[g].iter().map(|&(i, b)| (b, std::cmp::Reverse(i))).max();
+    order.sort_by_key(|&g| std::cmp::Reverse(top(g)));
+    let distinct = groups.len();
+    let models: Vec<Mutex<Option<TurnModel>>> = groups.into_iter().map(|(_, _, m)| Mutex::new(Some(m))).collect();
+    // Workers take the programs in that order; the shared search holds the best plan so far.
+    let search = Mutex::new(Search { best: None, unfinished: None, programs: 0, error: None });
+    let next = AtomicUsize::new(0);
+    fn lock(m: &Mutex<Search>) -> std::sync::MutexGuard<'_, Search> {
+        m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+    rayon::scope(|scope| {
+        for _ in 0..rayon::current_num_threads().max(1) {
+            scope.spawn(|_| {
+                while let Some(&g) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    {
+                        let mut s = lock(&search);
+                        if s.error.is_some() {
+                            return;
+                        }
+                        if !bounded[g].iter().any(|&(i, b)| s.beats(b, i)) {
+                            continue;
+                        }
+                        s.programs += 1;
+                    }
+                    let Some(model) = models[g].lock().ok().and_then(|mut m| m.take()) else { continue };
+                    let constant = model.constant;
+                    let (program, objective, reader) = model.into_program();
+                    let result = solve(program, objective.clone(), options.backend, options.time_limit);
+                    let mut s = lock(&search);
+                    let solved = match result {
+                        Ok(solved) => solved,
+                        Err(LpError::Infeasible) => continue,
+                        Err(LpError::TimeLimit) => {
+                            // Not solved in time: its lays are bounded by the relaxation only.
+                            s.unfinished = s.unfinished.max(bounded[g].iter().map(|&(_, b)| b).max());
+                            continue;
+                        }
+                        Err(e) => {
+                            s.error = Some(e);
+                            return;
+                        }
+                    };
+                    let v = solved.eval(&objective).round() as i32 - constant;
+                    let actions = reader.plan(&solved);
+                    for &(i, _) in &bounded[g] {
+                        let Some((_, constant)) = members[i] else { continue };
+                        if s.beats(v + constant, i) {
+                            let lay = candidates[i];
+                            let actions = actions
+                                .iter()
+                                .map(|a| match (a, lay) {
+                                    (Action::Lay(paid), Some(l)) => Action::Lay(Lay { pay: paid.pay, ..l }),
+                                    _ => *a,
+                                })
+                                .collect();
+                            s.best = Some((v + constant, i, actions));
+                        }
+                    }
+                }
+            });
+        }
+    });
+    let Search { best, unfinished, programs, error } =
+        search.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(e) = error {
+        return Err(e.into());
+    }
+    let upper_bound =
+        options.time_limit.map(|_| unfinished.into_iter().chain(best.as_ref().map(|b| b.0)).max().unwrap_or(0));
+    let best = best.map(|(v, _, actions)| (v, actions));
     let Some((v, actions)) = best else {
         return Err(match options.time_limit {
             Some(_) => PlanError::Lp(LpError::TimeLimit),
@@ -214,5 +278,5 @@ pub fn plan_turn(game: &Game, options: &PlanOptions) -> Result<TurnPlan, PlanErr
     if checked != v {
         return Err(PlanError::Certificate(format!("the program valued the plan {v}, the engine {checked}")));
     }
-    Ok(TurnPlan { actions, value: v, after, lays: candidates.len(), programs, upper_bound })
+    Ok(TurnPlan { actions, value: v, after, lays: candidates.len(), programs, distinct, upper_bound })
 }
