@@ -280,3 +280,31 @@ pub fn plan_turn(game: &Game, options: &PlanOptions) -> Result<TurnPlan, PlanErr
     }
     Ok(TurnPlan { actions, value: v, after, lays: candidates.len(), programs, distinct, upper_bound })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use signalbox_engine::cube_express::catalogue::Content;
+    use signalbox_engine::cube_express::options::Options;
+
+    use super::*;
+
+    /// The plan, not only its value, is the same on one thread and on four: programs cut off by
+    /// their bound never change the answer, whatever order the others finish in.
+    #[test]
+    fn the_plan_does_not_depend_on_the_thread_count() {
+        let content = Arc::new(Content::house());
+        for (players, seed, turns) in [(3, 4, 6), (2, 1, 2), (2, 3, 5)] {
+            let game =
+                Game::after_random_turns(content.clone(), players, seed, turns, Options::default()).expect("setup");
+            let on = |threads: usize| {
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
+                pool.install(|| plan_turn(&game, &PlanOptions::default())).expect("a plan")
+            };
+            let (one, four) = (on(1), on(4));
+            assert_eq!((one.value, &one.actions), (four.value, &four.actions), "p{players}-s{seed}-t{turns}");
+            assert!(one.programs <= one.distinct);
+        }
+    }
+}
