@@ -659,7 +659,25 @@ impl TurnModel {
         }
         let s0 = usize::from(me.stock);
         let max_u = usize::from(max);
-        let rise_max: usize = factories.iter().enumerate().map(|(f, _)| 2 * deliveries[f].len()).sum();
+        // The most the deliveries can raise the disc. Each delivery raises it 1, and the first
+        // to a factory 1 more. Each uses up at least one resource (conversions only ever turn
+        // two into one), so there are no more deliveries than resources the turn can hold
+        // (storage, the lay's factory centre, the pickups in reach); and a run delivers only at
+        // the factories its path enters. A tight window keeps the LP relaxation of the track's
+        // points (steeper above the kink, the `$` spaces, the maximum's token) close to the
+        // integer optimum, which makes the programs quicker to solve and to cut off.
+        let reachable: Vec<usize> = (0..factories.len()).filter(|&f| !deliveries[f].is_empty()).collect();
+        let resources_max =
+            usize::from(store0.total()) + usize::from(matches!(centre, Some(Centre::Factory(_)))) + pickups_max;
+        let deliveries_max = resources_max.min(run_count * reachable.len());
+        let firsts = reachable.iter().filter(|&&f| factories[f].first_free).count();
+        let path_rise = |path: &[usize]| -> usize {
+            factories.iter().filter(|f| path.contains(&f.cell)).map(|f| if f.first_free { 2 } else { 1 }).sum()
+        };
+        let runs_rise: usize =
+            runs.iter().map(|run| run.paths.iter().map(|(_, p, _)| path_rise(p)).max().unwrap_or(0)).sum();
+        let rise_max: usize = (deliveries_max + firsts.min(deliveries_max)).min(runs_rise);
+        prog.leq(rise.clone(), rise_max as f64);
         // The disc's highest space this turn, and its last: a window around the start (a sale
         // before the lay, the rises of the deliveries in reach, a sale at the end).
         let top = (s0 + rise_max).min(max_u);
