@@ -715,7 +715,9 @@ fn cube_express_section(w: &mut String, dir: &Path) {
     let _ = writeln!(
         w,
         "From `benches/cube_express_plan.rs`, in the same run: the whole turn planned by the integer programs \
-         (`plan_turn`: every lay, one program per distinct program, microlp, two threads) against the brute-force \
+         (`plan_turn`: every lay; lays with equal programs share one; each program bounded by its LP relaxation, then \
+         the integer programs solved from the highest bound down until no bound beats the best plan; microlp, two \
+         threads) against the brute-force \
          enumerator of every canonical plan (one thread). Before timing, both best values are checked equal and \
          the program's plan is replayed by the engine. A case is a position: players, seed, turns of random \
          play. Times are criterion's median.\n"
@@ -723,7 +725,7 @@ fn cube_express_section(w: &mut String, dir: &Path) {
     let cbc = group.get("program-cbc");
     let _ = writeln!(
         w,
-        "| position | plans | lays | programs | value | program (microlp) | enumerator | ratio | program (CBC) |"
+        "| position | plans | lays | integer programs solved | value | program (microlp) | enumerator | ratio | program (CBC) |"
     );
     let _ = writeln!(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     let mut cases: Vec<(&String, &Case)> = program.iter().collect();
@@ -770,7 +772,7 @@ fn cube_express_section(w: &mut String, dir: &Path) {
             let t = case.time.map(|t| t.median);
             let _ = writeln!(
                 w,
-                "\nFull board ({id}: {} tiles, {} lays, {} programs, value {}): {}. Target: a full-board turn plan \
+                "\nFull board ({id}: {} tiles, {} lays, {} integer programs solved, value {}): {}. Target: a full-board turn plan \
                  under 1 s: **{}**.",
                 case.u64("tiles").unwrap_or(0),
                 case.u64("lays").unwrap_or(0),
