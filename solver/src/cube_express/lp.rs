@@ -88,11 +88,12 @@ pub enum Kind {
     Integer(u32),
 }
 
-/// A maximisation program under construction. With `relaxed`, every variable is continuous over
-/// the same range (the LP relaxation, for upper bounds).
+/// A maximisation program under construction, integer or its LP relaxation.
 pub struct Program {
     vars: ProblemVariables,
     defined: Vec<Variable>,
+    /// Each variable's kind, in order (to build the relaxation over the same variables).
+    kinds: Vec<Kind>,
     constraints: Vec<Constraint>,
     relaxed: bool,
     /// A constraint without variables that does not hold: the program is infeasible.
@@ -103,31 +104,48 @@ pub struct Program {
 }
 
 impl Program {
-    /// An empty program.
-    pub fn new(relaxed: bool) -> Program {
+    /// An empty integer program.
+    pub fn new() -> Program {
         Program {
             vars: ProblemVariables::new(),
             defined: Vec::new(),
+            kinds: Vec::new(),
             constraints: Vec::new(),
-            relaxed,
+            relaxed: false,
             contradiction: false,
             numbers: std::collections::HashMap::new(),
             rows: std::collections::HashSet::new(),
         }
     }
 
-    /// A new variable.
+    /// A new variable (continuous over the same range in a relaxation).
     pub fn var(&mut self, kind: Kind) -> Variable {
-        let def = match (kind, self.relaxed) {
-            (Kind::Binary, false) => variable().binary(),
-            (Kind::Binary, true) => variable().min(0).max(1),
-            (Kind::Integer(max), false) => variable().integer().min(0).max(max),
-            (Kind::Integer(max), true) => variable().min(0).max(max),
-        };
-        let v = self.vars.add(def);
+        let v = self.vars.add(definition(kind, self.relaxed));
         self.numbers.insert(v, self.defined.len());
         self.defined.push(v);
+        self.kinds.push(kind);
         v
+    }
+
+    /// The LP relaxation: the same variables (the same handles, so expressions over this
+    /// program's variables serve it too) made continuous over the same ranges, and the same
+    /// constraints. Its optimum bounds the integer optimum from above.
+    pub fn relaxation(&self) -> Program {
+        let mut vars = ProblemVariables::new();
+        for (&kind, &v) in self.kinds.iter().zip(&self.defined) {
+            let w = vars.add(definition(kind, true));
+            debug_assert_eq!(w, v, "variables are numbered in the order they are added");
+        }
+        Program {
+            vars,
+            defined: self.defined.clone(),
+            kinds: self.kinds.clone(),
+            constraints: self.constraints.clone(),
+            relaxed: true,
+            contradiction: self.contradiction,
+            numbers: self.numbers.clone(),
+            rows: self.rows.clone(),
+        }
     }
 
     /// Adds `a <= b`. A comparison without variables is checked here and never reaches the
@@ -172,6 +190,22 @@ impl Program {
             Compare::Leq => d.leq(0.0),
             Compare::Eq => d.eq(0.0),
         });
+    }
+}
+
+impl Default for Program {
+    fn default() -> Program {
+        Program::new()
+    }
+}
+
+/// A variable's definition: integer over its range, or continuous over it when `relaxed`.
+fn definition(kind: Kind, relaxed: bool) -> good_lp::VariableDefinition {
+    match (kind, relaxed) {
+        (Kind::Binary, false) => variable().binary(),
+        (Kind::Binary, true) => variable().min(0).max(1),
+        (Kind::Integer(max), false) => variable().integer().min(0).max(max),
+        (Kind::Integer(max), true) => variable().min(0).max(max),
     }
 }
 
@@ -261,5 +295,26 @@ pub fn solve(
             let _ = (problem, defined, constraints);
             Err(LpError::Unavailable(Backend::Cbc))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// max 5x + 4y subject to 6x + 4y <= 9 over binaries: the integer optimum is 5 (x alone),
+    /// the relaxation's 49/6 (y = 1, x = 5/6). The relaxation reads the same variable handles.
+    #[test]
+    fn the_relaxation_bounds_the_integer_optimum_over_the_same_variables() {
+        let mut p = Program::new();
+        let (x, y) = (p.var(Kind::Binary), p.var(Kind::Binary));
+        p.leq(6.0 * x + 4.0 * y, 9.0);
+        let objective: Expression = 5.0 * x + 4.0 * y;
+        let relaxed = solve(p.relaxation(), objective.clone(), Backend::Microlp, None).expect("feasible");
+        let integer = solve(p, objective.clone(), Backend::Microlp, None).expect("feasible");
+        assert_eq!(integer.eval(&objective).round() as i64, 5);
+        assert_eq!((integer.int(x), integer.int(y)), (1, 0));
+        assert!((relaxed.eval(&objective) - 49.0 / 6.0).abs() < 1e-6, "relaxation {}", relaxed.eval(&objective));
+        assert!((relaxed.value(x) - 5.0 / 6.0).abs() < 1e-6);
     }
 }

@@ -161,12 +161,12 @@ fn lay_effect(game: &Game, lay: Option<&Lay>) -> Option<LayEffect> {
 impl TurnModel {
     /// The program of the turn of the player to move in `game` (at the start of a turn) with
     /// `lay` (`None`: no tile fits). `None` when the lay itself is impossible.
-    pub fn new(game: &Game, lay: Option<&Lay>, weights: &Weights, relaxed: bool) -> Option<TurnModel> {
+    pub fn new(game: &Game, lay: Option<&Lay>, weights: &Weights) -> Option<TurnModel> {
         let seat = usize::from(game.active());
         let me = &game.players()[seat];
         let effect = lay_effect(game, lay)?;
         let board = &effect.board;
-        let mut prog = Program::new(relaxed);
+        let mut prog = Program::new();
         let mut objective = Expression::from(0.0);
         let mut constant = effect.station_vp;
         let int = |n: u32| Kind::Integer(n);
@@ -829,6 +829,12 @@ impl TurnModel {
         let reader =
             Reader { lay: lay.copied(), pre, sale_pre, pay, runs, end, sale_end, market, market_slot, discard, cells };
         Some(TurnModel { program: prog, objective, reader, constant, signature })
+    }
+
+    /// The LP relaxation of the program and its objective, to bound the best value with this
+    /// lay from above.
+    pub fn relaxation(&self) -> (Program, Expression) {
+        (self.program.relaxation(), self.objective.clone())
     }
 
     /// The program and its objective, to solve.

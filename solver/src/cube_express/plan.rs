@@ -121,7 +121,7 @@ pub fn certify(game: &Game, actions: &[Action], weights: &Weights) -> Result<(Ga
 /// The best plan with `lay` (`None`: no tile fits) by its integer program: its value and actions,
 /// or `None` when nothing can be done with that lay (its action cannot be paid).
 pub fn solve_lay(game: &Game, lay: Option<&Lay>, options: &PlanOptions) -> Result<Option<(i32, Vec<Action>)>, LpError> {
-    let Some(model) = TurnModel::new(game, lay, &options.weights, false) else { return Ok(None) };
+    let Some(model) = TurnModel::new(game, lay, &options.weights) else { return Ok(None) };
     let (program, objective, reader) = model.into_program();
     match solve(program, objective.clone(), options.backend, options.time_limit) {
         Ok(solved) => Ok(Some((solved.eval(&objective).round() as i32, reader.plan(&solved)))),
@@ -143,36 +143,33 @@ pub fn plan_turn(game: &Game, options: &PlanOptions) -> Result<TurnPlan, PlanErr
         return Err(PlanError::MidTurn);
     }
     let candidates = lay_candidates(game);
-    // One program per signature; remember each candidate's constant.
-    // (signature, the candidate it was built for, its program)
-    let mut groups: Vec<(String, usize, TurnModel)> = Vec::new();
+    // The programs, built in parallel; then one per signature, remembering each candidate's
+    // group and constant.
+    let built: Vec<Option<TurnModel>> =
+        candidates.par_iter().map(|lay| TurnModel::new(game, lay.as_ref(), &options.weights)).collect();
+    let mut groups: Vec<TurnModel> = Vec::new();
+    let mut by_signature: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     let mut members: Vec<Option<(usize, i32)>> = Vec::with_capacity(candidates.len());
-    for (i, lay) in candidates.iter().enumerate() {
-        let Some(model) = TurnModel::new(game, lay.as_ref(), &options.weights, false) else {
+    for model in built {
+        let Some(model) = model else {
             members.push(None);
             continue;
         };
-        let constant = model.constant;
-        match groups.iter().position(|(sig, _, _)| *sig == model.signature) {
-            Some(g) => members.push(Some((g, constant))),
-            None => {
-                members.push(Some((groups.len(), constant)));
-                groups.push((model.signature.clone(), i, model));
-            }
+        let g = *by_signature.entry(model.signature.clone()).or_insert(groups.len());
+        members.push(Some((g, model.constant)));
+        if g == groups.len() {
+            groups.push(model);
         }
     }
-    // Bound every program by its LP relaxation (one per signature, shifted by each member's
-    // constant), then solve the integer programs from the highest bound down, a batch per round
-    // as wide as the thread pool, skipping a program once none of its lays can beat the best
-    // plan found (a higher value, or the same value for an earlier lay). The answer is the one
-    // every program solved would give: the best value, for the first lay among equals.
+    // Bound every program by its LP relaxation (shifted by each member's constant), then solve
+    // the integer programs from the highest bound down, skipping a program once none of its lays
+    // can beat the best plan found (a higher value, or the same value for an earlier lay). The
+    // answer is the one every program solved would give: the best value, for the first lay
+    // among equals.
     let relaxed: Vec<Result<Option<f64>, LpError>> = groups
         .par_iter()
-        .map(|&(_, i, ref model)| {
-            let Some(relaxation) = TurnModel::new(game, candidates[i].as_ref(), &options.weights, true) else {
-                return Ok(None);
-            };
-            let (program, objective, _) = relaxation.into_program();
+        .map(|model| {
+            let (program, objective) = model.relaxation();
             match solve(program, objective.clone(), options.backend, None) {
                 Ok(s) => Ok(Some(s.eval(&objective) - f64::from(model.constant))),
                 Err(LpError::Infeasible) => Ok(None),
@@ -196,7 +193,7 @@ pub fn plan_turn(game: &Game, options: &PlanOptions) -> Result<TurnPlan, PlanErr
     let top = |g: usize| bounded[g].iter().map(|&(i, b)| (b, std::cmp::Reverse(i))).max();
     order.sort_by_key(|&g| std::cmp::Reverse(top(g)));
     let distinct = groups.len();
-    let models: Vec<Mutex<Option<TurnModel>>> = groups.into_iter().map(|(_, _, m)| Mutex::new(Some(m))).collect();
+    let models: Vec<Mutex<Option<TurnModel>>> = groups.into_iter().map(|m| Mutex::new(Some(m))).collect();
     // Workers take the programs in that order; the shared search holds the best plan so far.
     let search = Mutex::new(Search { best: None, unfinished: None, programs: 0, error: None });
     let next = AtomicUsize::new(0);
