@@ -37,7 +37,9 @@ pub struct TurnPlan {
     pub after: Game,
     /// Lays considered.
     pub lays: usize,
-    /// Integer programs solved (the others were cut off by their LP relaxation's bound).
+    /// Integer programs solved (the others were cut off by their LP relaxation's bound). With
+    /// more than one thread it may vary from run to run, with the order the programs finish in;
+    /// the plan and its value do not.
     pub programs: usize,
     /// Distinct programs (lays with the same signature share one), each bounded by its LP
     /// relaxation.
