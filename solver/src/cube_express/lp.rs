@@ -261,6 +261,20 @@ fn failed(backend: Backend, e: ResolutionError) -> LpError {
     }
 }
 
+/// [`solve`], with an infeasible program as `Ok(None)`.
+pub fn solve_feasible(
+    program: Program,
+    objective: Expression,
+    backend: Backend,
+    time_limit: Option<Duration>,
+) -> Result<Option<Solved>, LpError> {
+    match solve(program, objective, backend, time_limit) {
+        Ok(solved) => Ok(Some(solved)),
+        Err(LpError::Infeasible) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
 /// Maximises `objective` over `program` with `backend`, within `time_limit` if given: the one
 /// place a backend is chosen.
 pub fn solve(

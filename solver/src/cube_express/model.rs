@@ -333,20 +333,22 @@ impl TurnModel {
         let mut deliveries: Vec<Vec<Variable>> = vec![Vec::new(); factories.len()];
         let mut passengers_total: Expression = 0.0.into();
         let mut city_use: Vec<Expression> = vec![0.0.into(); cities.houses.len()];
+        // The resource the lay's factory centre gives, if any.
+        let centre_gives = match centre {
+            Some(Centre::Factory(r)) => Some(r),
+            _ => None,
+        };
         // Building needs a coal and an iron, which conversions can make from any resources:
         // possible when the turn can hold two resources at once.
         let facilities =
             tiles.iter().enumerate().filter(|(i, t)| t.face.production.is_some() && dist[*i] < cells.len()).count();
-        let two_resources =
-            usize::from(store0.total()) + usize::from(matches!(centre, Some(Centre::Factory(_)))) + 2 * facilities >= 2;
+        let two_resources = usize::from(store0.total()) + usize::from(centre_gives.is_some()) + 2 * facilities >= 2;
         let can_build = me.locomotives[1].is_none() && !own_stations.is_empty() && two_resources;
         let run_count = if me.locomotives[1].is_some() || can_build { 2 } else { 1 };
-        // Moves are paid by the technology level and by coal, and coal comes from storage, the
-        // lay, and at most one pickup per production facility in reach per run.
         // Moves are paid by the technology level and by coal. Coal comes from storage, the lay,
         // at most one pickup per facility in reach per run, and conversions (2 wood into 1 coal,
         // 2 iron into 1 wood), so the turn has at most this many moves.
-        let gives = |r: Resource| usize::from(matches!(centre, Some(Centre::Factory(x)) if x == r));
+        let gives = |r: Resource| usize::from(centre_gives == Some(r));
         let mut horizon = usize::from(effect.tech);
         loop {
             let reach = |r: Resource| {
@@ -667,8 +669,7 @@ impl TurnModel {
         // points (steeper above the kink, the `$` spaces, the maximum's token) close to the
         // integer optimum, which makes the programs quicker to solve and to cut off.
         let reachable: Vec<usize> = (0..factories.len()).filter(|&f| !deliveries[f].is_empty()).collect();
-        let resources_max =
-            usize::from(store0.total()) + usize::from(matches!(centre, Some(Centre::Factory(_)))) + pickups_max;
+        let resources_max = usize::from(store0.total()) + usize::from(centre_gives.is_some()) + pickups_max;
         let deliveries_max = resources_max.min(run_count * reachable.len());
         let firsts = reachable.iter().filter(|&&f| factories[f].first_free).count();
         let path_rise = |path: &[usize]| -> usize {

@@ -10,7 +10,7 @@ use std::time::Duration;
 use signalbox_engine::cube_express::action::{Action, Lay};
 use signalbox_engine::cube_express::game::{Game, Illegal, Phase};
 
-use super::lp::{Backend, LpError, solve};
+use super::lp::{Backend, LpError, solve_feasible};
 use super::model::TurnModel;
 use super::value::{Weights, value};
 
@@ -125,11 +125,8 @@ pub fn certify(game: &Game, actions: &[Action], weights: &Weights) -> Result<(Ga
 pub fn solve_lay(game: &Game, lay: Option<&Lay>, options: &PlanOptions) -> Result<Option<(i32, Vec<Action>)>, LpError> {
     let Some(model) = TurnModel::new(game, lay, &options.weights) else { return Ok(None) };
     let (program, objective, reader) = model.into_program();
-    match solve(program, objective.clone(), options.backend, options.time_limit) {
-        Ok(solved) => Ok(Some((solved.eval(&objective).round() as i32, reader.plan(&solved)))),
-        Err(LpError::Infeasible) => Ok(None),
-        Err(e) => Err(e),
-    }
+    let solved = solve_feasible(program, objective.clone(), options.backend, options.time_limit)?;
+    Ok(solved.map(|s| (s.eval(&objective).round() as i32, reader.plan(&s))))
 }
 
 /// The best turn for the player to move in `game`. Lays whose programs are the same (the same
@@ -168,27 +165,21 @@ pub fn plan_turn(game: &Game, options: &PlanOptions) -> Result<TurnPlan, PlanErr
     // can beat the best plan found (a higher value, or the same value for an earlier lay). The
     // answer is the one every program solved would give: the best value, for the first lay
     // among equals.
-    let relaxed: Vec<Result<Option<f64>, LpError>> = groups
+    let relaxed: Vec<Option<f64>> = groups
         .par_iter()
         .map(|model| {
             let (program, objective) = model.relaxation();
-            match solve(program, objective.clone(), options.backend, None) {
-                Ok(s) => Ok(Some(s.eval(&objective) - f64::from(model.constant))),
-                Err(LpError::Infeasible) => Ok(None),
-                Err(e) => Err(e),
-            }
+            let solved = solve_feasible(program, objective.clone(), options.backend, None)?;
+            Ok(solved.map(|s| s.eval(&objective) - f64::from(model.constant)))
         })
-        .collect();
+        .collect::<Result<_, LpError>>()?;
     // Per group: its members (candidate index, bound on the value with that lay).
     let mut bounded: Vec<Vec<(usize, i32)>> = vec![Vec::new(); groups.len()];
-    for (g, r) in relaxed.into_iter().enumerate() {
-        let Some(lp) = r? else { continue };
-        for (i, member) in members.iter().enumerate() {
-            if let Some((mg, constant)) = member
-                && *mg == g
-            {
-                bounded[g].push((i, (lp + f64::from(*constant) + 1e-6).floor() as i32));
-            }
+    for (i, &member) in members.iter().enumerate() {
+        if let Some((g, constant)) = member
+            && let Some(lp) = relaxed[g]
+        {
+            bounded[g].push((i, (lp + f64::from(constant) + 1e-6).floor() as i32));
         }
     }
     let mut order: Vec<usize> = (0..groups.len()).filter(|&g| !bounded[g].is_empty()).collect();
@@ -216,14 +207,15 @@ pub fn plan_turn(game: &Game, options: &PlanOptions) -> Result<TurnPlan, PlanErr
                         }
                         s.programs += 1;
                     }
-                    let Some(model) = models[g].lock().ok().and_then(|mut m| m.take()) else { continue };
+                    let taken = models[g].lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+                    let Some(model) = taken else { continue };
                     let constant = model.constant;
                     let (program, objective, reader) = model.into_program();
-                    let result = solve(program, objective.clone(), options.backend, options.time_limit);
+                    let result = solve_feasible(program, objective.clone(), options.backend, options.time_limit);
                     let mut s = lock(&search);
                     let solved = match result {
-                        Ok(solved) => solved,
-                        Err(LpError::Infeasible) => continue,
+                        Ok(Some(solved)) => solved,
+                        Ok(None) => continue,
                         Err(LpError::TimeLimit) => {
                             // Not solved in time: its lays are bounded by the relaxation only.
                             s.unfinished = s.unfinished.max(bounded[g].iter().map(|&(_, b)| b).max());
