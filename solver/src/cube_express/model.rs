@@ -70,6 +70,36 @@ struct Ledger {
     moves: Expression,
 }
 
+/// The fewest arcs from any of `starts` to each of `n` nodes, following the `(from, to)` arcs,
+/// or against them when `backward` (the fewest to reach a start); `usize::MAX` when none.
+fn distances(n: usize, arcs: &[(usize, usize)], starts: impl IntoIterator<Item = usize>, backward: bool) -> Vec<usize> {
+    let mut next: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for &(a, b) in arcs {
+        if backward {
+            next[b].push(a);
+        } else {
+            next[a].push(b);
+        }
+    }
+    let mut dist = vec![usize::MAX; n];
+    let mut queue = std::collections::VecDeque::new();
+    for u in starts {
+        if dist[u] == usize::MAX {
+            dist[u] = 0;
+            queue.push_back(u);
+        }
+    }
+    while let Some(u) = queue.pop_front() {
+        for &v in &next[u] {
+            if dist[v] == usize::MAX {
+                dist[v] = dist[u] + 1;
+                queue.push_back(v);
+            }
+        }
+    }
+    dist
+}
+
 fn ri(r: Resource) -> usize {
     match r {
         Resource::Coal => 0,
@@ -284,24 +314,7 @@ impl TurnModel {
             Source::New(c) => Some(index[&c]),
         };
         // Distance from the nearest source, to drop arcs no run can reach in time.
-        let mut dist = vec![usize::MAX; cells.len()];
-        let mut queue = std::collections::VecDeque::new();
-        for &s in &sources {
-            if let Some(u) = source_cell(s)
-                && dist[u] == usize::MAX
-            {
-                dist[u] = 0;
-                queue.push_back(u);
-            }
-        }
-        while let Some(u) = queue.pop_front() {
-            for &(a, b) in &arcs {
-                if a == u && dist[b] == usize::MAX {
-                    dist[b] = dist[u] + 1;
-                    queue.push_back(b);
-                }
-            }
-        }
+        let dist = distances(cells.len(), &arcs, sources.iter().filter_map(|&s| source_cell(s)), false);
         // What each tile offers.
         let tiles = board.tiles();
         let factories: Vec<FactorySite> = tiles
@@ -371,23 +384,12 @@ impl TurnModel {
         }
         // How far each tile is from the nearest thing to do (a facility, a factory, a city with
         // room for a passenger): a move that cannot reach one in time gains nothing.
-        let mut to_feature = vec![usize::MAX; cells.len()];
-        let mut queue = std::collections::VecDeque::new();
-        for (i, t) in tiles.iter().enumerate() {
-            let city = cities.city_of[i].is_some_and(|c| city_room[c] > 0);
-            if t.face.production.is_some() || t.face.factory.is_some() || city {
-                to_feature[i] = 0;
-                queue.push_back(i);
-            }
-        }
-        while let Some(v) = queue.pop_front() {
-            for &(a, b) in &arcs {
-                if b == v && to_feature[a] == usize::MAX {
-                    to_feature[a] = to_feature[v] + 1;
-                    queue.push_back(a);
-                }
-            }
-        }
+        let features = tiles.iter().enumerate().filter(|&(i, t)| {
+            t.face.production.is_some()
+                || t.face.factory.is_some()
+                || cities.city_of[i].is_some_and(|c| city_room[c] > 0)
+        });
+        let to_feature = distances(cells.len(), &arcs, features.map(|(i, _)| i), true);
         // Whether the reserve can run short before the end of step II; if not, trades before
         // pickups and passengers are never needed (ruling S3) and are left out. Before then the
         // reserve pays for a stock sale before the lay (only to pay for the lay's action), the
