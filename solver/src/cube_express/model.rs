@@ -70,18 +70,10 @@ struct Ledger {
     moves: Expression,
 }
 
-/// The fewest arcs from any of `starts` to each of `n` nodes, following the `(from, to)` arcs,
-/// or against them when `backward` (the fewest to reach a start); `usize::MAX` when none.
-fn distances(n: usize, arcs: &[(usize, usize)], starts: impl IntoIterator<Item = usize>, backward: bool) -> Vec<usize> {
-    let mut next: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for &(a, b) in arcs {
-        if backward {
-            next[b].push(a);
-        } else {
-            next[a].push(b);
-        }
-    }
-    let mut dist = vec![usize::MAX; n];
+/// The fewest steps from any of `starts` to each node along `next` (each node's successors);
+/// `usize::MAX` when none.
+fn distances(next: &[Vec<usize>], starts: impl IntoIterator<Item = usize>) -> Vec<usize> {
+    let mut dist = vec![usize::MAX; next.len()];
     let mut queue = std::collections::VecDeque::new();
     for u in starts {
         if dist[u] == usize::MAX {
@@ -292,10 +284,12 @@ impl TurnModel {
         // The network after the lay.
         let cells: Vec<Cell> = board.tiles().iter().map(|t| t.cell).collect();
         let index: HashMap<Cell, usize> = cells.iter().enumerate().map(|(i, &c)| (c, i)).collect();
-        let mut arcs: Vec<(usize, usize)> = Vec::new();
-        for (u, &c) in cells.iter().enumerate() {
-            for n in board.exits(c) {
-                arcs.push((u, index[&n]));
+        // Each tile's successors (the tiles its exits lead to), and its predecessors.
+        let next: Vec<Vec<usize>> = cells.iter().map(|&c| board.exits(c).map(|n| index[&n]).collect()).collect();
+        let mut previous: Vec<Vec<usize>> = vec![Vec::new(); cells.len()];
+        for (u, out) in next.iter().enumerate() {
+            for &v in out {
+                previous[v].push(u);
             }
         }
         let own_stations: Vec<Cell> =
@@ -313,8 +307,8 @@ impl TurnModel {
             Source::Loco(l) => me.locomotives[usize::from(l)].map(|c| index[&c]),
             Source::New(c) => Some(index[&c]),
         };
-        // Distance from the nearest source, to drop arcs no run can reach in time.
-        let dist = distances(cells.len(), &arcs, sources.iter().filter_map(|&s| source_cell(s)), false);
+        // Distance from the nearest source, to drop moves no run can reach in time.
+        let dist = distances(&next, sources.iter().filter_map(|&s| source_cell(s)));
         // What each tile offers.
         let tiles = board.tiles();
         let factories: Vec<FactorySite> = tiles
@@ -389,7 +383,7 @@ impl TurnModel {
                 || t.face.factory.is_some()
                 || cities.city_of[i].is_some_and(|c| city_room[c] > 0)
         });
-        let to_feature = distances(cells.len(), &arcs, features.map(|(i, _)| i), true);
+        let to_feature = distances(&previous, features.map(|(i, _)| i));
         // Whether the reserve can run short before the end of step II; if not, trades before
         // pickups and passengers are never needed (ruling S3) and are left out. Before then the
         // reserve pays for a stock sale before the lay (only to pay for the lay's action), the
@@ -437,11 +431,11 @@ impl TurnModel {
                     if path.len() > horizon {
                         continue;
                     }
-                    for &(a, b) in &arcs {
-                        if a == here && !path.contains(&b) && to_feature[b].saturating_add(path.len()) <= horizon {
-                            let mut next = path.clone();
-                            next.push(b);
-                            stack.push(next);
+                    for &b in &next[here] {
+                        if !path.contains(&b) && to_feature[b].saturating_add(path.len()) <= horizon {
+                            let mut longer = path.clone();
+                            longer.push(b);
+                            stack.push(longer);
                         }
                     }
                 }
