@@ -86,3 +86,43 @@ fn two_hundred_random_games_keep_the_invariants() {
     }
     assert!(turns_total > 200 * 8, "games are too short: {turns_total} turns");
 }
+
+#[test]
+fn fifty_random_solitaire_games_keep_the_invariants() {
+    let content = Arc::new(Content::house());
+    let used: BTreeSet<u8> = content.tiles.iter().filter(|t| t.players.used_with(2)).map(|t| t.id).collect();
+    let mut delivered = false;
+    for seed in 0..50u64 {
+        let mut game = Game::solo(content.clone(), seed, Options::default()).expect("setup");
+        let two = Game::new(content.clone(), 2, seed, Options::default()).expect("setup");
+        // Ruling O1: the 2-player shuffle, drawn one tile at a time, with no display.
+        let mut order: Vec<u8> = two.stack().to_vec();
+        order.extend(two.display().iter().rev().flatten());
+        order.extend(two.players().iter().rev().flat_map(|p| p.hand.iter().rev()));
+        assert_eq!(game.players()[0].hand.len(), 1);
+        assert!(game.display().iter().all(Option::is_none));
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5010);
+        check(&game, &used, &format!("solo seed {seed} setup"));
+        let mut turns = 0;
+        while !game.is_over() {
+            let hand = game.players()[0].hand.clone();
+            let drawn = order.pop();
+            assert_eq!(hand, drawn.into_iter().collect::<Vec<_>>(), "solo seed {seed}: turn {turns}'s tile");
+            let before = game.turns_played();
+            while game.turns_played() == before && !game.is_over() {
+                let action = game.random_action(&mut rng).expect("a legal action while the game goes on");
+                assert!(!matches!(action, Action::Market { .. }), "solo seed {seed}: a market in a solitaire game");
+                if let Action::Deliver { objective } = action {
+                    assert_eq!(objective, None, "solo seed {seed}: an objective cube in a solitaire game");
+                    delivered = true;
+                }
+                game.apply(&action).unwrap_or_else(|e| panic!("solo seed {seed}: legal action {action:?} refused: {e}"));
+                check(&game, &used, &format!("solo seed {seed} after {action:?}"));
+            }
+            turns += 1;
+            assert!(turns <= used.len() + 1, "solo seed {seed}: the game does not end");
+        }
+        assert!(game.players()[0].hand.len() <= 1);
+    }
+    assert!(delivered, "no solitaire game delivered: the playout does not exercise the rules");
+}

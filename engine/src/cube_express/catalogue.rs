@@ -276,9 +276,9 @@ impl Content {
         setup.check().map_err(|problems| ContentError::Invalid { file: file.to_string(), problems })
     }
 
-    /// The board side for `players` players.
+    /// The board side for `players` players (a solitaire game uses the 2-player side).
     pub fn stock(&self, players: usize) -> &StockTrack {
-        if players == 2 { &self.two } else { &self.more }
+        if players <= 2 { &self.two } else { &self.more }
     }
 
     /// Track tile `id`, if there is one.

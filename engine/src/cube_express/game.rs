@@ -263,9 +263,24 @@ impl Game {
         if !(2..=4).contains(&players) {
             return Err(SetupError::Players(players));
         }
+        Game::set_up(content, players, seed, options)
+    }
+
+    /// A solitaire game from a seed (ruling O1, `docs/rules/cube-express.md`): one player in
+    /// seat 0 with the 2-player tiles and stock value track, the tile stack shuffled as for
+    /// [`Game::new`] with 2 players, a hand of one tile (the next tile of the stack, refilled at
+    /// the end of every turn), no display and no objective cards in play.
+    pub fn solo(content: Arc<Content>, seed: u64, options: Options) -> Result<Game, SetupError> {
+        Game::set_up(content, 1, seed, options)
+    }
+
+    fn set_up(content: Arc<Content>, players: usize, seed: u64, options: Options) -> Result<Game, SetupError> {
+        let solo = players == 1;
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut stack: Vec<u8> = content.tiles.iter().filter(|t| t.players.used_with(players)).map(|t| t.id).collect();
-        if stack.len() < HAND * players + COLUMNS + 1 {
+        let mut stack: Vec<u8> =
+            content.tiles.iter().filter(|t| t.players.used_with(players.max(2))).map(|t| t.id).collect();
+        let needed = if solo { 2 } else { HAND * players + COLUMNS + 1 };
+        if stack.len() < needed {
             return Err(SetupError::Tiles(stack.len()));
         }
         stack.shuffle(&mut rng);
@@ -306,13 +321,15 @@ impl Game {
             })
             .collect();
         for p in &mut ps {
-            for _ in 0..HAND {
+            for _ in 0..hand_size(players) {
                 p.hand.extend(stack.pop());
             }
         }
         let mut display = [None; COLUMNS];
-        for d in &mut display {
-            *d = stack.pop();
+        if !solo {
+            for d in &mut display {
+                *d = stack.pop();
+            }
         }
         let objectives = [cards[0], cards[1], cards[2], cards[3]];
         let mut game = Game {
@@ -417,6 +434,11 @@ impl Game {
     /// The seed of the setup, if any.
     pub fn seed(&self) -> Option<u64> {
         self.seed
+    }
+
+    /// Whether this is a solitaire game (one player, ruling O1).
+    pub fn is_solo(&self) -> bool {
+        self.players.len() == 1
     }
 
     /// The players in seat order.
@@ -855,6 +877,7 @@ impl Game {
                     return Err(Illegal::NotHere("to deliver to (no factory)"));
                 };
                 let first = tile.first.is_none();
+                let solo = self.is_solo();
                 let p = &mut self.players[seat];
                 let Some(store) = p.store.minus(&factory.needs) else {
                     return Err(Illegal::Short {
@@ -863,8 +886,11 @@ impl Game {
                         have: p.store.total(),
                     });
                 };
-                let rooms: Vec<u8> =
-                    (0..COLUMNS as u8).filter(|&c| self.cubes[usize::from(c)][seat] < OBJECTIVE_LIMIT).collect();
+                let rooms: Vec<u8> = if solo {
+                    Vec::new()
+                } else {
+                    (0..COLUMNS as u8).filter(|&c| self.cubes[usize::from(c)][seat] < OBJECTIVE_LIMIT).collect()
+                };
                 p.store = store;
                 // The delivered cubes themselves: the first to the factory, the second to the
                 // dividends, the third to an objective card with room, if any (ruling D1).
@@ -980,6 +1006,7 @@ impl Game {
     fn end(&mut self, discard: &Resources) -> Result<(), Illegal> {
         let seat = self.seat();
         let limit = self.tech_level(seat);
+        let solo = self.is_solo();
         let p = &mut self.players[seat];
         let excess = p.store.total().saturating_sub(limit);
         if discard.total() != excess {
@@ -994,6 +1021,14 @@ impl Game {
         };
         p.store = store;
         p.reserve += discard.total();
+        // A solitaire game draws the next tile instead of taking one from the market; emptying
+        // the stack starts the final round, one more turn (ruling O1).
+        if solo {
+            p.hand.extend(self.stack.pop());
+            if self.stack.is_empty() && self.ending == Ending::Playing {
+                self.ending = Ending::FinalRound { left: 2 };
+            }
+        }
         // Next turn.
         self.turns += 1;
         let n = self.players.len() as u8;
@@ -1284,6 +1319,11 @@ impl Game {
     pub fn production_at(&self, cell: Cell) -> Option<Resource> {
         self.board.at(cell).and_then(|t| t.face.production)
     }
+}
+
+/// Tiles in a hand with `players` players: [`HAND`], or one in a solitaire game (ruling O1).
+pub const fn hand_size(players: usize) -> usize {
+    if players == 1 { 1 } else { HAND }
 }
 
 fn face(content: &Content, piece: Piece) -> Face {

@@ -11,7 +11,7 @@ use super::action::Action;
 use super::board::Piece;
 use super::catalogue::{COLUMNS, Content, OBJECTIVES};
 use super::game::{
-    CUBES, Ending, Game, HAND, Illegal, NEUTRAL_CUBES, OBJECTIVE_LIMIT, SetupError, State, TOKENS, TRACK_STATIONS,
+    CUBES, Ending, Game, Illegal, NEUTRAL_CUBES, OBJECTIVE_LIMIT, SetupError, State, TOKENS, TRACK_STATIONS, hand_size,
 };
 use super::options::Options;
 use super::score::final_scores;
@@ -60,9 +60,19 @@ pub fn from_state(content: Arc<Content>, state: &State) -> Result<Game, Vec<Stri
 fn check(content: &Content, s: &State) -> Vec<String> {
     let mut p: Vec<String> = Vec::new();
     let n = s.players.len();
-    if !(2..=4).contains(&n) {
-        p.push(format!("players: Cube Express is for 2 to 4 players, found {n}"));
+    if !(1..=4).contains(&n) {
+        p.push(format!("players: Cube Express is for 2 to 4 players (or 1, solitaire), found {n}"));
         return p;
+    }
+    let hand = hand_size(n);
+    if n == 1 {
+        // Ruling O1: no display and no objective cards in play.
+        if s.display.iter().any(Option::is_some) {
+            p.push("display: a solitaire game has no display (every column null)".to_string());
+        }
+        if s.cubes.iter().any(|row| row.iter().any(|&x| x > 0)) {
+            p.push("cubes: a solitaire game has no objective cards in play (every count 0)".to_string());
+        }
     }
     for (seat, pl) in s.players.iter().enumerate() {
         if pl.colour != content.starts[seat].colour {
@@ -80,8 +90,8 @@ fn check(content: &Content, s: &State) -> Vec<String> {
         if pl.stock == content.stock(n).max() && !pl.reached_max {
             p.push(format!("players[{seat}].reached_max: a disc on the maximum has reached it"));
         }
-        if pl.hand.len() > HAND {
-            p.push(format!("players[{seat}].hand: at most {HAND} tiles"));
+        if pl.hand.len() > hand {
+            p.push(format!("players[{seat}].hand: at most {hand} tiles"));
         }
     }
     if usize::from(s.first) >= n || usize::from(s.active) >= n {
@@ -105,7 +115,7 @@ fn check(content: &Content, s: &State) -> Vec<String> {
         }
     }
     for t in &content.tiles {
-        let used = t.players.used_with(n);
+        let used = t.players.used_with(n.max(2));
         match (used, places.get(&t.id).map(Vec::len).unwrap_or(0)) {
             (true, 0) => p.push(format!("tile {}: missing (not in the stack, display, hands or board)", t.id)),
             (true, 1) | (false, 0) => {}
