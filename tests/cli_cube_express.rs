@@ -7,6 +7,8 @@ use std::sync::Arc;
 use serde_json::Value;
 use signalbox_engine::cube_express::action::Action;
 use signalbox_engine::cube_express::catalogue::Content;
+use signalbox_engine::cube_express::game::Game;
+use signalbox_engine::cube_express::options::Options;
 use signalbox_engine::cube_express::position::{SAMPLE_POSITION_JSON, read_position};
 use signalbox_solver::cube_express::value::{Weights, value};
 
@@ -146,4 +148,38 @@ fn a_backend_not_built_in_is_named() {
     let (code, _, err) = run(&["cube-express", "plan", "--lp-backend", "cbc"]);
     assert_eq!(code, Some(2));
     assert!(err.contains("--features cbc"), "{err}");
+}
+
+#[test]
+fn solo_prints_a_proven_line_that_the_engine_replays_to_its_score() {
+    let (code, out, err) = run(&["cube-express", "solo", "--seed", "3", "--turns", "1", "--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let json: Value = serde_json::from_str(&out).expect("JSON");
+    let score = json["score"].as_i64().expect("score");
+    assert_eq!(json["bound"].as_i64(), Some(score));
+    assert_eq!(json["gap"].as_i64(), Some(0));
+    assert_eq!(json["proven"], Value::Bool(true));
+    let line: Vec<Vec<Action>> = serde_json::from_value(json["line"].clone()).expect("the line's actions");
+    assert_eq!(line.len(), 1);
+    // Replayed here, independently of the command.
+    let content = Arc::new(Content::house());
+    let mut game = Game::solo(content, 3, Options::default()).expect("setup");
+    for turn in &line {
+        game = game.play_turn(turn).expect("a legal turn");
+    }
+    assert_eq!(i64::from(game.players()[0].banked), score);
+    assert!(score > json["start"].as_i64().expect("start"), "the first turn banks points");
+
+    let (code, text, err) = run(&["cube-express", "solo", "--seed", "3", "--turns", "1"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(text.contains(&format!("Best score: {score} ")), "{text}");
+    assert!(text.contains(&format!("Checked: the rules engine replayed the line and scored it {score}.")), "{text}");
+
+    for bad in [&["--seed", "3", "--turns", "0"][..], &["--seed", "x", "--turns", "1"], &["--turns", "1"]] {
+        let mut args = vec!["cube-express", "solo"];
+        args.extend(bad);
+        let (code, _, err) = run(&args);
+        assert_eq!(code, Some(2), "{bad:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
 }

@@ -116,7 +116,8 @@ fn fifty_random_solitaire_games_keep_the_invariants() {
                     assert_eq!(objective, None, "solo seed {seed}: an objective cube in a solitaire game");
                     delivered = true;
                 }
-                game.apply(&action).unwrap_or_else(|e| panic!("solo seed {seed}: legal action {action:?} refused: {e}"));
+                game.apply(&action)
+                    .unwrap_or_else(|e| panic!("solo seed {seed}: legal action {action:?} refused: {e}"));
                 check(&game, &used, &format!("solo seed {seed} after {action:?}"));
             }
             turns += 1;

@@ -113,6 +113,12 @@ fn setups_follow_the_seed_and_the_player_count() {
     let golden = (g.display(), g.objectives(), g.first_player(), Vec::new());
     assert_eq!(golden, GOLDEN_SEED_1, "seed 1 must give the same setup on every machine");
     assert_eq!(g.players()[0].hand, [19, 24, 29]);
+    // Golden: the solitaire game of seed 1 draws the 2-player shuffle of seed 1, one tile a turn.
+    let solo = Game::solo(content(), 1, Options::default()).expect("setup");
+    let mut order = solo.players()[0].hand.clone();
+    order.extend(solo.stack().iter().rev().take(5));
+    assert_eq!(order, [10, 24, 23, 7, 36, 8], "seed 1 must give the same solitaire tiles on every machine");
+    assert_eq!(solo.stack().len() + 1, 30);
 }
 
 type Setup = ([Option<u8>; 4], [u8; 4], u8, Vec<u8>);

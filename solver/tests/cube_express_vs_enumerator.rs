@@ -1,6 +1,7 @@
 //! The integer program against the brute-force enumerator on random small positions: for each
 //! position and one of its lays, both must find the same best value, and the program's plan must
-//! replay in the engine to that value; on every 25th position, the whole turn as well.
+//! replay in the engine to that value; on every 25th position, the whole turn as well. A quarter
+//! of the positions are solitaire games.
 //!
 //! `CE_POSITIONS=N` changes the number of positions; the heavier variant (more resources, two lays
 //! per position) is ignored in the suite:
@@ -35,7 +36,8 @@ struct Shake {
 /// objective cubes moved about (cubes conserved), so that trades, deliveries, `$` spaces, the
 /// stock maximum, an empty reserve and full objective cards all come up.
 fn random_position(content: &Arc<Content>, rng: &mut ChaCha8Rng, shake: Shake) -> Option<Game> {
-    let players = rng.random_range(2..=4usize);
+    // One player: the solitaire game (no market, no objective cards).
+    let players = rng.random_range(1..=4usize);
     let turns = rng.random_range(0..=shake.turns);
     let game = Game::after_random_turns(content.clone(), players, rng.random(), turns, Options::default()).ok()?;
     if game.is_over() || game.phase() != Phase::Lay {
@@ -70,7 +72,7 @@ fn random_position(content: &Arc<Content>, rng: &mut ChaCha8Rng, shake: Shake) -
         p.stock = target;
         p.reached_max |= target == track.max();
     }
-    if rng.random_bool(0.2) {
+    if players > 1 && rng.random_bool(0.2) {
         for c in 0..4 {
             let n = rng.random_range(0..=5u8).min(p.reserve);
             p.reserve -= n;

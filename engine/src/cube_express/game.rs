@@ -1257,7 +1257,8 @@ impl Game {
 
     /// The game `turns` turns after the setup of `seed`, every turn played with
     /// [`Game::random_action`] drawn from a ChaCha8 generator seeded with `seed` (positions for
-    /// tests and benchmarks; the same on every machine). Stops early if the game ends.
+    /// tests and benchmarks; the same on every machine). Stops early if the game ends. One
+    /// player plays the solitaire game ([`Game::solo`]).
     pub fn after_random_turns(
         content: Arc<Content>,
         players: usize,
@@ -1265,7 +1266,11 @@ impl Game {
         turns: u32,
         options: Options,
     ) -> Result<Game, SetupError> {
-        let mut game = Game::new(content, players, seed, options)?;
+        let mut game = if players == 1 {
+            Game::solo(content, seed, options)?
+        } else {
+            Game::new(content, players, seed, options)?
+        };
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         while game.turns < turns
             && let Some(a) = game.random_action(&mut rng)

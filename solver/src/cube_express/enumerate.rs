@@ -55,11 +55,26 @@ pub struct Enumeration {
     pub complete: bool,
 }
 
+/// A plan's actions as [`for_each_plan`] finds them, without copying them.
+#[derive(Clone, Copy, Debug)]
+pub struct Actions<'a> {
+    start: &'a [Action],
+    end: [Action; 2],
+}
+
+impl Actions<'_> {
+    /// The actions in order.
+    pub fn to_vec(&self) -> Vec<Action> {
+        let mut out = self.start.to_vec();
+        out.extend(self.end);
+        out
+    }
+}
+
 struct Search<'a> {
-    root: &'a Game,
-    weights: Weights,
     limits: Limits,
-    best: Option<Plan>,
+    /// Called with the game after each plan and the plan's actions.
+    visit: &'a mut dyn FnMut(&Game, Actions<'_>),
     plans: u64,
     stopped: bool,
 }
@@ -81,11 +96,26 @@ enum Stage {
 
 /// Every canonical plan for the player to move in `game` (at the start of a turn); the best one.
 pub fn enumerate(game: &Game, weights: &Weights, limits: &Limits) -> Enumeration {
-    let mut s = Search { root: game, weights: *weights, limits: *limits, best: None, plans: 0, stopped: false };
+    let mut best: Option<Plan> = None;
+    let (plans, complete) = for_each_plan(game, limits, &mut |after, actions| {
+        let v = value(game, after, weights);
+        if best.as_ref().is_none_or(|b| v > b.value) {
+            best = Some(Plan { actions: actions.to_vec(), value: v });
+        }
+    });
+    Enumeration { best, plans, complete }
+}
+
+/// Calls `visit` with the game after each canonical plan of the turn of the player to move in
+/// `game` (at the start of a turn) and the plan's actions; the number of plans and whether every
+/// plan was visited (no plan limit was hit). Every position the turn can end in is among those
+/// visited (ruling S3: a plan in any order ends where its canonical reordering does).
+pub fn for_each_plan(game: &Game, limits: &Limits, visit: &mut dyn FnMut(&Game, Actions<'_>)) -> (u64, bool) {
+    let mut s = Search { limits: *limits, visit, plans: 0, stopped: false };
     if game.phase() == Phase::Lay && !game.is_over() {
-        s.run();
+        s.run(game);
     }
-    Enumeration { best: s.best, plans: s.plans, complete: !s.stopped }
+    (s.plans, !s.stopped)
 }
 
 fn conversions() -> impl Iterator<Item = Action> {
@@ -115,10 +145,9 @@ fn key(game: &Game) -> String {
 }
 
 impl Search<'_> {
-    fn run(&mut self) {
-        let root = self.root.clone();
+    fn run(&mut self, root: &Game) {
         let alphabet = |g: &Game| -> Vec<Action> { conversions().chain(sells(g)).collect() };
-        for (g, acts) in self.closure(&root, Vec::new(), &alphabet) {
+        for (g, acts) in self.closure(root, Vec::new(), &alphabet) {
             let lays: Vec<Action> =
                 if g.can_lay() { g.legal_lays().into_iter().map(Action::Lay).collect() } else { vec![Action::NoLay] };
             for lay in lays {
@@ -273,13 +302,7 @@ impl Search<'_> {
                         continue;
                     }
                     self.plans += 1;
-                    let v = value(self.root, &e, &self.weights);
-                    if self.best.as_ref().is_none_or(|b| v > b.value) {
-                        let mut actions = a.clone();
-                        actions.push(market);
-                        actions.push(end);
-                        self.best = Some(Plan { actions, value: v });
-                    }
+                    (self.visit)(&e, Actions { start: &a, end: [market, end] });
                     if self.limits.plans.is_some_and(|l| self.plans >= l) {
                         self.stopped = true;
                         return;

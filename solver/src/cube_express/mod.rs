@@ -6,4 +6,5 @@ pub mod enumerate;
 pub mod lp;
 pub mod model;
 pub mod plan;
+pub mod solo;
 pub mod value;

@@ -557,9 +557,15 @@ impl TurnModel {
                 for res in 0..3 {
                     prog.geq(led.store[res].clone(), 0.0);
                 }
-                if !step.deliver.is_empty() {
-                    // The objective cube: compulsory on a card with room; skipped only when none has.
+                if !step.deliver.is_empty() && game.is_solo() {
+                    // No objective cards in a solitaire game: the cube returns to the reserve
+                    // (ruling O1).
+                    led.reserve += cube_due;
+                } else if !step.deliver.is_empty() {
+                    // The objective cube: compulsory on a card with room; skipped only when none
+                    // has, and then it returns to the reserve (ruling D1).
                     let skip = prog.var(Kind::Binary);
+                    led.reserve += skip;
                     let mut placed: Expression = 0.0.into();
                     for (c, on_card) in cubes.iter_mut().enumerate() {
                         let room = f64::from(OBJECTIVE_LIMIT) - on_card.clone();

@@ -1,0 +1,191 @@
+//! Solitaire planning (rulings O1 to O3, `docs/rules/cube-express.md`): the most points a
+//! solitaire game can score in its first K turns, and a line of turns that scores them.
+//!
+//! [`exhaustive`] searches every position the K turns can reach, turn by turn: each turn's
+//! canonical plans (ruling S3) from each position of the turn before, positions that differ only
+//! in the points banked kept once with the most points (what follows a position does not depend on
+//! its points). It is exact, and its cost grows quickly with K.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rayon::prelude::*;
+use signalbox_engine::cube_express::action::Action;
+use signalbox_engine::cube_express::game::{Game, Illegal};
+
+use super::enumerate::{Limits, for_each_plan};
+
+/// A solitaire line and its score.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SoloPlan {
+    /// The points banked at the start.
+    pub start: i32,
+    /// The points banked after the line (ruling O2).
+    pub score: i32,
+    /// Each turn's actions, in order (fewer than K when the game ends first).
+    pub turns: Vec<Vec<Action>>,
+    /// Distinct positions searched at the start of each turn (the first: the start alone).
+    pub positions: Vec<usize>,
+    /// Turn plans played through the engine.
+    pub plans: u64,
+}
+
+/// The solitaire player's points banked.
+pub fn points(game: &Game) -> i32 {
+    game.players()[0].banked
+}
+
+/// Everything that decides the rest of the game: the position with the points banked left out.
+fn key(game: &Game) -> String {
+    let mut state = game.state();
+    for p in &mut state.players {
+        p.banked = 0;
+    }
+    format!("{state:?}")
+}
+
+struct Reached {
+    game: Game,
+    line: Vec<Vec<Action>>,
+}
+
+/// The most points the solitaire game `game` (at the start of a turn) can bank in `turns` turns,
+/// by searching every position (turn plans as the enumerator's `limits` allow, which bound the
+/// trades in a row at one point of a turn). Among lines with the most points, the first found in
+/// the enumerator's order, whatever the thread count. `progress(turn, searched, positions)` is
+/// called as each position of a turn (from 1) has been searched.
+pub fn exhaustive(
+    game: &Game,
+    turns: usize,
+    limits: &Limits,
+    progress: &(dyn Fn(usize, usize, usize) + Sync),
+) -> SoloPlan {
+    let mut layer = vec![Reached { game: game.clone(), line: Vec::new() }];
+    let mut positions = Vec::new();
+    let mut plans = 0;
+    for turn in 0..turns {
+        if layer.iter().all(|r| r.game.is_over()) {
+            break;
+        }
+        // After the last turn only the best position of each search matters.
+        let last = turn + 1 == turns;
+        positions.push(layer.len());
+        let searched = AtomicUsize::new(0);
+        let found: Vec<(Vec<Reached>, u64)> = layer
+            .par_iter()
+            .map(|r| {
+                if r.game.is_over() {
+                    return (vec![Reached { game: r.game.clone(), line: r.line.clone() }], 0);
+                }
+                let mut best: HashMap<String, usize> = HashMap::new();
+                let mut out: Vec<Reached> = Vec::new();
+                let (n, _) = for_each_plan(&r.game, limits, &mut |after, actions| {
+                    let k = if last { String::new() } else { key(after) };
+                    match best.get(&k) {
+                        Some(&i) if points(&out[i].game) >= points(after) => {}
+                        Some(&i) => out[i] = Reached { game: after.clone(), line: extend(&r.line, actions.to_vec()) },
+                        None => {
+                            best.insert(k, out.len());
+                            out.push(Reached { game: after.clone(), line: extend(&r.line, actions.to_vec()) });
+                        }
+                    }
+                });
+                progress(turn + 1, searched.fetch_add(1, Ordering::Relaxed) + 1, layer.len());
+                (out, n)
+            })
+            .collect();
+        let mut index: HashMap<String, usize> = HashMap::new();
+        let mut next: Vec<Reached> = Vec::new();
+        for (reached, n) in found {
+            plans += n;
+            for r in reached {
+                let k = if last { String::new() } else { key(&r.game) };
+                match index.get(&k) {
+                    Some(&i) if points(&next[i].game) >= points(&r.game) => {}
+                    Some(&i) => next[i] = r,
+                    None => {
+                        index.insert(k, next.len());
+                        next.push(r);
+                    }
+                }
+            }
+        }
+        layer = next;
+    }
+    // The first of the best, in the order found.
+    let best = layer.into_iter().reduce(|a, b| if points(&b.game) > points(&a.game) { b } else { a });
+    let (score, turns) = best.map_or((points(game), Vec::new()), |r| (points(&r.game), r.line));
+    SoloPlan { start: points(game), score, turns, positions, plans }
+}
+
+fn extend(line: &[Vec<Action>], turn: Vec<Action>) -> Vec<Vec<Action>> {
+    let mut out = line.to_vec();
+    out.push(turn);
+    out
+}
+
+/// Why a solitaire line does not replay.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Replay {
+    /// An action is illegal.
+    #[error("turn {turn}, action {index}: {illegal}")]
+    Illegal {
+        /// The turn, from 0.
+        turn: usize,
+        /// The action within the turn, from 0.
+        index: usize,
+        /// Why.
+        illegal: Illegal,
+    },
+    /// A turn does not end the turn.
+    #[error("turn {0} does not end the turn")]
+    Unfinished(usize),
+}
+
+/// Replays a solitaire line from `game` through the engine: the game after it, or why not.
+pub fn replay(game: &Game, turns: &[Vec<Action>]) -> Result<Game, Replay> {
+    let mut g = game.clone();
+    for (turn, actions) in turns.iter().enumerate() {
+        let before = g.turns_played();
+        g = g.play_turn(actions).map_err(|(index, illegal)| Replay::Illegal { turn, index, illegal })?;
+        if g.turns_played() == before {
+            return Err(Replay::Unfinished(turn));
+        }
+    }
+    Ok(g)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use signalbox_engine::cube_express::catalogue::Content;
+    use signalbox_engine::cube_express::options::Options;
+
+    use super::*;
+
+    /// The most points in `turns` turns by plain recursion: every plan of every turn, no position
+    /// kept.
+    fn naive(game: &Game, turns: usize, limits: &Limits) -> i32 {
+        if turns == 0 || game.is_over() {
+            return points(game);
+        }
+        let mut best = i32::MIN;
+        for_each_plan(game, limits, &mut |after, _| best = best.max(naive(after, turns - 1, limits)));
+        best
+    }
+
+    #[test]
+    fn the_search_over_positions_matches_plain_recursion_and_replays() {
+        let content = Arc::new(Content::house());
+        let limits = Limits { trades: 0, ..Limits::default() };
+        for seed in 0..6 {
+            let game = Game::solo(content.clone(), seed, Options::default()).expect("setup");
+            let found = exhaustive(&game, 2, &limits, &|_, _, _| {});
+            assert_eq!(found.score, naive(&game, 2, &limits), "seed {seed}");
+            let after = replay(&game, &found.turns).expect("the line replays");
+            assert_eq!(points(&after), found.score, "seed {seed}: the engine's score of the line");
+            assert_eq!(found.turns.len(), 2);
+        }
+    }
+}
