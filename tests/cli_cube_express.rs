@@ -170,8 +170,28 @@ fn solo_prints_a_proven_line_that_the_engine_replays_to_its_score() {
     assert_eq!(i64::from(game.players()[0].banked), score);
     assert!(score > json["start"].as_i64().expect("start"), "the first turn banks points");
 
-    let (code, text, err) = run(&["cube-express", "solo", "--seed", "3", "--turns", "1"]);
+    let svg = temp("solo.svg");
+    let _ = std::fs::remove_file(&svg);
+    let (code, text, err) =
+        run(&["cube-express", "solo", "--seed", "3", "--turns", "1", "--svg", svg.to_str().expect("path")]);
     assert_eq!(code, Some(0), "{err}");
+    let picture = std::fs::read_to_string(&svg).expect("the picture is written");
+    assert!(picture.contains(&format!("score {score}")), "{picture}");
+    // One path per locomotive run of the line.
+    let runs: usize = line
+        .iter()
+        .map(|turn| {
+            let locos: Vec<u8> = turn
+                .iter()
+                .filter_map(|a| if let Action::Move { locomotive, .. } = a { Some(*locomotive) } else { None })
+                .collect();
+            locos.iter().enumerate().filter(|&(i, l)| i == 0 || locos[i - 1] != *l).count()
+        })
+        .sum();
+    assert_eq!(picture.matches("<polyline").count(), runs, "{picture}");
+    let (code, _, err) =
+        run(&["cube-express", "solo", "--seed", "3", "--turns", "1", "--svg", svg.to_str().expect("path")]);
+    assert_eq!(code, Some(2), "an existing picture is kept without --force: {err}");
     assert!(text.contains(&format!("Best score: {score} ")), "{text}");
     assert!(text.contains(&format!("Checked: the rules engine replayed the line and scored it {score}.")), "{text}");
 

@@ -65,6 +65,7 @@ enum Command {
     /// Examples:
     ///   signalbox cube-express solo --seed 1 --turns 2
     ///   signalbox cube-express solo --seed 7 --turns 1 --json
+    ///   signalbox cube-express solo --seed 1 --turns 2 --svg line.svg
     #[command(verbatim_doc_comment)]
     Solo(SoloArgs),
     /// Replays a game record and prints each player's score, recomputed by the rules engine.
@@ -97,6 +98,13 @@ struct SoloArgs {
     /// Print JSON: `score`, `bound`, `gap`, `proven`, `line` (each turn's actions).
     #[arg(long)]
     json: bool,
+    /// Draw the network after the line, the tiles laid with their turns and every turn's
+    /// locomotive paths to FILE (SVG).
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    /// Replace an existing --svg file.
+    #[arg(long)]
+    force: bool,
     /// Content file (TOML, docs/formats/cube-express-content.md); default: the embedded house set.
     #[arg(long, value_name = "FILE")]
     content: Option<PathBuf>,
@@ -162,6 +170,10 @@ fn solo(a: SoloArgs) -> anyhow::Result<()> {
     let checked = points(&after);
     if checked != found.score {
         anyhow::bail!("the engine scores the line {checked}, the search {}", found.score);
+    }
+    if let Some(path) = &a.svg {
+        let title = format!("Cube Express solitaire · seed {} · {} turns · score {}", a.seed, a.turns, found.score);
+        write_new(path, &picture::line_svg(&game, &found.turns, &title), a.force)?;
     }
     if a.json {
         let out = json!({

@@ -1,6 +1,6 @@
-//! An SVG picture of a planned Cube Express turn: the network after the turn with the laid tile
-//! outlined, each tile's tracks, centre action and features, the stations in their owners'
-//! colours, and each locomotive's path numbered step by step.
+//! An SVG picture of a planned Cube Express turn or solitaire line: the network after it with the
+//! laid tiles outlined, each tile's tracks, centre action and features, the stations in their
+//! owners' colours, and each locomotive's path numbered step by step.
 
 use signalbox_engine::cube_express::action::Action;
 use signalbox_engine::cube_express::board::Piece;
@@ -18,7 +18,7 @@ const MARGIN: f32 = 24.0;
 const TITLE_BAND: f32 = 34.0;
 const LEGEND_BAND: f32 = 40.0;
 const FONT: &str = "sans-serif";
-const PATH_COLOURS: [&str; 2] = ["#e6550d", "#3182bd"];
+const PATH_COLOURS: [&str; 5] = ["#e6550d", "#3182bd", "#31a354", "#756bb1", "#636363"];
 
 fn colour(c: Colour) -> &'static str {
     match c {
@@ -44,37 +44,48 @@ fn text(x: f32, y: f32, size: f32, s: &str) -> Text {
 /// The picture of `actions` played from `game`, titled `title`. Actions that do not replay are
 /// left out (the plan has been checked before it is drawn).
 pub fn plan_svg(game: &Game, actions: &[Action], title: &str) -> String {
+    line_svg(game, std::slice::from_ref(&actions.to_vec()), title)
+}
+
+/// The picture of several turns played from `game` (a solitaire line): the network after them,
+/// each laid tile outlined and marked with its turn, and each turn's locomotive paths.
+pub fn line_svg(game: &Game, turns: &[Vec<Action>], title: &str) -> String {
     let mut g = game.clone();
     let seat = usize::from(game.active());
-    let mut laid: Option<Cell> = None;
-    let mut paths: Vec<(u8, Vec<Cell>)> = Vec::new();
-    for a in actions {
-        if let Action::Move { locomotive, .. } = a
-            && paths.last().is_none_or(|(l, _)| l != locomotive)
-            && let Some(Some(from)) = g.players()[seat].locomotives.get(usize::from(*locomotive))
-        {
-            paths.push((*locomotive, vec![*from]));
-        }
-        if g.apply(a).is_err() {
-            break;
-        }
-        match a {
-            Action::Lay(l) => laid = Some(l.cell),
-            Action::Move { to, .. } => {
-                if let Some((_, p)) = paths.last_mut() {
-                    p.push(*to);
-                }
+    let mut laid: Vec<(usize, Cell)> = Vec::new();
+    // (turn, locomotive, cells).
+    let mut paths: Vec<(usize, u8, Vec<Cell>)> = Vec::new();
+    'turns: for (turn, actions) in turns.iter().enumerate() {
+        let first_path = paths.len();
+        for a in actions {
+            if let Action::Move { locomotive, .. } = a
+                && paths[first_path..].last().is_none_or(|(_, l, _)| l != locomotive)
+                && let Some(Some(from)) = g.players()[seat].locomotives.get(usize::from(*locomotive))
+            {
+                paths.push((turn, *locomotive, vec![*from]));
             }
-            _ => {}
+            if g.apply(a).is_err() {
+                break 'turns;
+            }
+            match a {
+                Action::Lay(l) => laid.push((turn, l.cell)),
+                Action::Move { to, .. } => {
+                    if let Some((_, _, p)) = paths.last_mut() {
+                        p.push(*to);
+                    }
+                }
+                _ => {}
+            }
         }
     }
+    let several = turns.len() > 1;
     let tiles = g.board().tiles();
     let (min_x, max_x) =
         (tiles.iter().map(|t| t.cell.x).min().unwrap_or(0), tiles.iter().map(|t| t.cell.x).max().unwrap_or(0));
     let (min_y, max_y) =
         (tiles.iter().map(|t| t.cell.y).min().unwrap_or(0), tiles.iter().map(|t| t.cell.y).max().unwrap_or(0));
     let width = (max_x - min_x + 1) as f32 * S + 2.0 * MARGIN;
-    let width = width.max(560.0).max(title.chars().count() as f32 * 7.6 + 2.0 * MARGIN);
+    let width = width.max(if several { 760.0 } else { 560.0 }).max(title.chars().count() as f32 * 7.6 + 2.0 * MARGIN);
     let height = (max_y - min_y + 1) as f32 * S + 2.0 * MARGIN + TITLE_BAND + LEGEND_BAND;
     let origin = |c: Cell| (MARGIN + (c.x - min_x) as f32 * S, TITLE_BAND + MARGIN + (c.y - min_y) as f32 * S);
     let centre = |c: Cell| {
@@ -105,10 +116,14 @@ pub fn plan_svg(game: &Game, actions: &[Action], title: &str) -> String {
             Piece::Back { tile, rotation } => format!("tile {tile} back up, turned {rotation}"),
         };
         rect = rect.add(Title::new(format!("{} {label}", t.cell)));
-        if Some(t.cell) == laid {
+        let turn_laid = laid.iter().find(|&&(_, c)| c == t.cell).map(|&(turn, _)| turn);
+        if turn_laid.is_some() {
             rect = rect.set("stroke", "#ff7f0e").set("stroke-width", 4);
         }
         doc = doc.add(rect);
+        if let Some(turn) = turn_laid.filter(|_| several) {
+            doc = doc.add(text(x + 12.0, y + S / 2.0 + 16.0, 10.0, &format!("t{}", turn + 1)).set("fill", "#ff7f0e"));
+        }
         for side in t.face.tracks.iter() {
             let (dx, dy) = side.offset();
             doc = doc.add(
@@ -177,9 +192,9 @@ pub fn plan_svg(game: &Game, actions: &[Action], title: &str) -> String {
             doc = doc.add(text(x + 10.0, y + S - 5.0, 9.0, &format!("{passengers}p")));
         }
     }
-    for (run, (loco, cells)) in paths.iter().enumerate() {
-        let pc = PATH_COLOURS[run % 2];
-        let offset = if run == 0 { -5.0 } else { 5.0 };
+    for (run, (turn, loco, cells)) in paths.iter().enumerate() {
+        let pc = PATH_COLOURS[run % PATH_COLOURS.len()];
+        let offset = if run % 2 == 0 { -5.0 } else { 5.0 };
         let points: Vec<String> = cells
             .iter()
             .map(|&c| {
@@ -194,7 +209,7 @@ pub fn plan_svg(game: &Game, actions: &[Action], title: &str) -> String {
                 .set("stroke", pc)
                 .set("stroke-width", 3)
                 .set("stroke-dasharray", "6 3")
-                .add(Title::new(format!("locomotive {}", loco + 1))),
+                .add(Title::new(format!("turn {}, locomotive {}", turn + 1, loco + 1))),
         );
         for (step, &c) in cells.iter().enumerate() {
             let (x, y) = centre(c);
@@ -205,7 +220,11 @@ pub fn plan_svg(game: &Game, actions: &[Action], title: &str) -> String {
     }
     let legend = [
         "X crossing · F factory (needs, A/B points) · P production · S station · C/W/I coal, wood, iron · ⌂ houses",
-        "orange outline: the tile laid · dashed numbered lines: locomotive paths (first orange, then blue)",
+        if several {
+            "orange outlines: the tiles laid (t1: turn 1) · dashed numbered lines: locomotive paths, in order orange, blue, green, purple, grey"
+        } else {
+            "orange outline: the tile laid · dashed numbered lines: locomotive paths (first orange, then blue)"
+        },
     ];
     for (i, line) in legend.iter().enumerate() {
         let y = height - LEGEND_BAND + 14.0 + 14.0 * i as f32;
