@@ -172,7 +172,8 @@ fn solo(a: SoloArgs) -> anyhow::Result<()> {
         anyhow::bail!("the engine scores the line {checked}, the search {}", found.score);
     }
     if let Some(path) = &a.svg {
-        let title = format!("Cube Express solitaire · seed {} · {} turns · score {}", a.seed, a.turns, found.score);
+        let title =
+            format!("Cube Express solitaire · seed {} · {} · score {}", a.seed, plural(a.turns, "turn"), found.score);
         write_new(path, &picture::line_svg(&game, &found.turns, &title), a.force)?;
     }
     if a.json {
@@ -194,7 +195,7 @@ fn solo(a: SoloArgs) -> anyhow::Result<()> {
         say!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(());
     }
-    say!("Cube Express solitaire · seed {} · {} turns", a.seed, a.turns);
+    say!("Cube Express solitaire · seed {} · {}", a.seed, plural(a.turns, "turn"));
     say!(
         "Content: {}{}",
         content.name,
@@ -202,12 +203,12 @@ fn solo(a: SoloArgs) -> anyhow::Result<()> {
     );
     let searched: Vec<String> = found.positions.iter().map(usize::to_string).collect();
     say!(
-        "Best score: {} (from {}), proven by exhaustive search: bound {}, gap 0 ({} positions searched per turn, {} turn plans; {seconds:.2} s)",
+        "Best score: {} (from {}), proven by exhaustive search: bound {}, gap 0 (positions searched per turn: {}; {}; {seconds:.2} s)",
         found.score,
         found.start,
         found.score,
         searched.join(", "),
-        found.plans
+        plural(found.plans as usize, "turn plan")
     );
     let mut g = game.clone();
     for (t, actions) in found.turns.iter().enumerate() {
@@ -359,6 +360,11 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
     );
     say!("Checked: the rules engine replayed the plan and valued it {}.", planned.value);
     Ok(())
+}
+
+/// `n` and `noun`, plural unless `n` is 1.
+fn plural(n: usize, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
 }
 
 /// An action in words, naming tiles by what they hold.
