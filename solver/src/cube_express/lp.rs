@@ -89,6 +89,7 @@ pub enum Kind {
 }
 
 /// A maximisation program under construction, integer or its LP relaxation.
+#[derive(Clone)]
 pub struct Program {
     vars: ProblemVariables,
     defined: Vec<Variable>,

@@ -198,6 +198,7 @@ pub fn plan_turn(game: &Game, options: &PlanOptions) -> Result<TurnPlan, PlanErr
         for _ in 0..rayon::current_num_threads().max(1) {
             scope.spawn(|_| {
                 while let Some(&g) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let least;
                     {
                         let mut s = lock(&search);
                         if s.error.is_some() {
@@ -207,11 +208,34 @@ pub fn plan_turn(game: &Game, options: &PlanOptions) -> Result<TurnPlan, PlanErr
                             continue;
                         }
                         s.programs += 1;
+                        least = s.best.as_ref().map(|&(bv, bi, _)| (bv, bi));
                     }
                     let taken = models[g].lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
                     let Some(model) = taken else { continue };
                     let constant = model.constant;
                     let (program, objective, reader) = model.into_program();
+                    // With a best plan found, first ask only for a program value that would beat it
+                    // (the solver then cuts off every branch that cannot): infeasible means none of
+                    // the lays can. A program that can is solved again without that row, so its
+                    // plan does not depend on when the best was found.
+                    let cutoff = least.and_then(|(bv, bi)| {
+                        bounded[g]
+                            .iter()
+                            .filter_map(|&(i, _)| members[i].map(|(_, c)| bv - c + constant + i32::from(i > bi)))
+                            .min()
+                    });
+                    if let Some(target) = cutoff {
+                        let mut cut = program.clone();
+                        cut.geq(objective.clone(), f64::from(target) - 0.5);
+                        match solve_feasible(cut, objective.clone(), options.backend, options.time_limit) {
+                            Ok(None) => continue,
+                            Ok(Some(_)) | Err(LpError::TimeLimit) => {}
+                            Err(e) => {
+                                lock(&search).error = Some(e);
+                                return;
+                            }
+                        }
+                    }
                     let result = solve_feasible(program, objective.clone(), options.backend, options.time_limit);
                     let mut s = lock(&search);
                     let solved = match result {
