@@ -716,8 +716,8 @@ fn cube_express_section(w: &mut String, dir: &Path) {
         w,
         "From `benches/cube_express_plan.rs`, in the same run: the whole turn planned by the integer programs \
          (`plan_turn`: every lay; lays with equal programs share one; each program bounded by its LP relaxation, then \
-         the integer programs solved from the highest bound down until no bound beats the best plan; microlp, two \
-         threads) against the brute-force \
+         the integer programs solved from the highest bound down until no bound beats the best plan, each after \
+         the first asked first for a value that beats the best; microlp, two threads) against the brute-force \
          enumerator of every canonical plan (one thread). Before timing, both best values are checked equal and \
          the program's plan is replayed by the engine. A case is a position: players, seed, turns of random \
          play. Times are criterion's median.\n"

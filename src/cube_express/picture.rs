@@ -209,7 +209,11 @@ pub fn line_svg(game: &Game, turns: &[Vec<Action>], title: &str) -> String {
                 .set("stroke", pc)
                 .set("stroke-width", 3)
                 .set("stroke-dasharray", "6 3")
-                .add(Title::new(format!("turn {}, locomotive {}", turn + 1, loco + 1))),
+                .add(Title::new(if several {
+                    format!("turn {}, locomotive {}", turn + 1, loco + 1)
+                } else {
+                    format!("locomotive {}", loco + 1)
+                })),
         );
         for (step, &c) in cells.iter().enumerate() {
             let (x, y) = centre(c);

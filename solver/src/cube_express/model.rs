@@ -332,6 +332,8 @@ impl TurnModel {
         let ow = objective_weights(game, seat);
         let mut cubes: [Expression; COLUMNS] = std::array::from_fn(|c| f64::from(game.objective_cubes(c)[seat]).into());
         let objective_cubes0 = cubes.clone();
+        let card_can_fill = (0..COLUMNS)
+            .all(|c| usize::from(game.objective_cubes(c)[seat]) + 2 * factories.len() >= usize::from(OBJECTIVE_LIMIT));
 
         // Locomotive runs.
         let mut runs: Vec<Run> = Vec::new();
@@ -563,21 +565,30 @@ impl TurnModel {
                     led.reserve += cube_due;
                 } else if !step.deliver.is_empty() {
                     // The objective cube: compulsory on a card with room; skipped only when none
-                    // has, and then it returns to the reserve (ruling D1).
-                    let skip = prog.var(Kind::Binary);
-                    led.reserve += skip;
+                    // has, and then it returns to the reserve (ruling D1). No card fills up
+                    // this turn unless every card can reach the limit with one cube per
+                    // delivery a run can make.
+                    let skip = card_can_fill.then(|| prog.var(Kind::Binary));
                     let mut placed: Expression = 0.0.into();
+                    if let Some(skip) = skip {
+                        led.reserve += skip;
+                        placed += skip;
+                    }
                     for (c, on_card) in cubes.iter_mut().enumerate() {
-                        let room = f64::from(OBJECTIVE_LIMIT) - on_card.clone();
-                        prog.leq(room, f64::from(OBJECTIVE_LIMIT) * (1.0 - skip));
+                        if let Some(skip) = skip {
+                            let room = f64::from(OBJECTIVE_LIMIT) - on_card.clone();
+                            prog.leq(room, f64::from(OBJECTIVE_LIMIT) * (1.0 - skip));
+                        }
                         let o = prog.var(Kind::Binary);
                         *on_card += o;
                         prog.leq(on_card.clone(), f64::from(OBJECTIVE_LIMIT));
                         placed += o;
                         step.objective.push((c as u8, o));
                     }
-                    prog.eq(placed + skip, cube_due.clone());
-                    prog.leq(Expression::from(skip), cube_due);
+                    prog.eq(placed, cube_due.clone());
+                    if let Some(skip) = skip {
+                        prog.leq(Expression::from(skip), cube_due);
+                    }
                 }
 
                 run.steps.push(step);

@@ -132,8 +132,9 @@ pub fn solve_lay(game: &Game, lay: Option<&Lay>, options: &PlanOptions) -> Resul
 /// The best turn for the player to move in `game`. Lays whose programs are the same (the same
 /// signature: the tile changes nothing the locomotives can use) share one program; each program
 /// is bounded by its LP relaxation, and the integer programs run in parallel from the highest
-/// bound down until no bound can beat the best plan; the best plan (the first candidate among
-/// equals) is replayed and re-valued by the engine.
+/// bound down until no bound can beat the best plan, each first asked only for a value that beats
+/// the best so far; the best plan (the first candidate among equals) is replayed and re-valued by
+/// the engine.
 pub fn plan_turn(game: &Game, options: &PlanOptions) -> Result<TurnPlan, PlanError> {
     use rayon::prelude::*;
     if game.is_over() {
