@@ -4,9 +4,9 @@
 //!
 //! It enumerates the canonical plans of ruling S3 (`docs/rules/cube-express.md`): trades
 //! (conversions, stock sales, coal for movement points, building the second locomotive) before the
-//! lay and at the end of step II in every combination; before a locomotive event (a move, a pickup,
-//! a delivery, a passenger) only when the event is impossible without them, in every sequence that
-//! makes it possible and stops as soon as it is; within one entry, pickup before delivery before
+//! lay and at the end of step II, every position they reach; before a locomotive event (a move, a
+//! pickup, a delivery, a passenger) only when the event is impossible without them, every position
+//! they reach from which it is possible; within one entry, pickup before delivery before
 //! passenger.
 
 use std::collections::HashSet;
@@ -30,7 +30,8 @@ pub struct Plan {
 /// Bounds on the enumeration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// Most trades in a row at one point (default 4).
+    /// Most trades in a row at one point (default: no limit; the positions trades can reach are
+    /// finite, and each is searched once).
     pub trades: usize,
     /// Stop after this many plans (default: never).
     pub plans: Option<u64>,
@@ -40,7 +41,7 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { trades: 4, plans: None, lay: None }
+        Limits { trades: usize::MAX, plans: None, lay: None }
     }
 }
 
@@ -140,6 +141,18 @@ fn builds(game: &Game) -> Vec<Action> {
         .collect()
 }
 
+/// Whether the active player holds what a trade takes (checked before copying the game to try
+/// it; the engine still checks every rule).
+fn affordable(game: &Game, trade: &Action) -> bool {
+    let store = game.players()[usize::from(game.active())].store;
+    match trade {
+        Action::Convert { conversion } => store.get(conversion.recipe().0) >= 2,
+        Action::Coal => store.coal >= 1,
+        Action::BuildLocomotive { .. } => store.coal >= 1 && store.iron >= 1,
+        _ => true,
+    }
+}
+
 fn key(game: &Game) -> String {
     format!("{:?}{:?}", game.players()[usize::from(game.active())], game.movement_left())
 }
@@ -184,8 +197,14 @@ impl Search<'_> {
         let mut frontier = 0;
         for _ in 0..self.limits.trades {
             let end = out.len();
+            if frontier == end {
+                break;
+            }
             for i in frontier..end {
                 for t in alphabet(&out[i].0) {
+                    if !affordable(&out[i].0, &t) {
+                        continue;
+                    }
                     let mut g = out[i].0.clone();
                     if g.apply_in_place(&t).is_ok() && seen.insert(key(&g)) {
                         let mut a = out[i].1.clone();
@@ -242,32 +261,52 @@ impl Search<'_> {
         }
     }
 
-    /// The ways to take `event` now: directly if possible, otherwise after each shortest-prefix
-    /// sequence of trades (conversions, coal, building the second locomotive) that makes it
-    /// possible.
+    /// The ways to take `event` now: directly if possible, otherwise after trades (conversions,
+    /// coal, building the second locomotive) that make it possible, one way to each position from
+    /// which it is, searched breadth first (a trade sequence is not continued once the event is
+    /// possible).
     fn enable(&self, game: &Game, acts: &[Action], event: &Action) -> Vec<(Game, Vec<Action>)> {
         let mut out = Vec::new();
-        let mut stack: Vec<(Game, Vec<Action>, usize)> = vec![(game.clone(), acts.to_vec(), 0)];
-        while let Some((g, a, depth)) = stack.pop() {
-            let mut next = g.clone();
-            if next.apply_in_place(event).is_ok() {
-                let mut a2 = a.clone();
-                a2.push(*event);
-                out.push((next, a2));
-                continue;
-            }
-            if depth == self.limits.trades {
-                continue;
-            }
-            let alphabet: Vec<Action> = conversions().chain([Action::Coal]).chain(builds(&g)).collect();
-            for t in alphabet {
-                let mut h = g.clone();
-                if h.apply_in_place(&t).is_ok() {
-                    let mut a2 = a.clone();
-                    a2.push(t);
-                    stack.push((h, a2, depth + 1));
+        let mut next = game.clone();
+        if next.apply_in_place(event).is_ok() {
+            let mut a = acts.to_vec();
+            a.push(*event);
+            out.push((next, a));
+            return out;
+        }
+        let mut seen = HashSet::new();
+        seen.insert(key(game));
+        let mut layer: Vec<(Game, Vec<Action>)> = vec![(game.clone(), acts.to_vec())];
+        for depth in 0..=self.limits.trades {
+            let mut deeper = Vec::new();
+            for (g, a) in layer {
+                let mut next = g.clone();
+                if next.apply_in_place(event).is_ok() {
+                    let mut a2 = a;
+                    a2.push(*event);
+                    out.push((next, a2));
+                    continue;
+                }
+                if depth == self.limits.trades {
+                    continue;
+                }
+                let alphabet: Vec<Action> = conversions().chain([Action::Coal]).chain(builds(&g)).collect();
+                for t in alphabet {
+                    if !affordable(&g, &t) {
+                        continue;
+                    }
+                    let mut h = g.clone();
+                    if h.apply_in_place(&t).is_ok() && seen.insert(key(&h)) {
+                        let mut a2 = a.clone();
+                        a2.push(t);
+                        deeper.push((h, a2));
+                    }
                 }
             }
+            if deeper.is_empty() {
+                break;
+            }
+            layer = deeper;
         }
         out
     }

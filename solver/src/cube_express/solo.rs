@@ -50,8 +50,8 @@ struct Reached {
 }
 
 /// The most points the solitaire game `game` (at the start of a turn) can bank in `turns` turns,
-/// by searching every position (turn plans as the enumerator's `limits` allow, which bound the
-/// trades in a row at one point of a turn). Among lines with the most points, the first found in
+/// by searching every position (turn plans as the enumerator's `limits` allow; the default
+/// limits none). Among lines with the most points, the first found in
 /// the enumerator's order, whatever the thread count. `progress(turn, searched, positions)` is
 /// called as each position of a turn (from 1) has been searched.
 pub fn exhaustive(
