@@ -166,8 +166,8 @@ fn solo(a: SoloArgs) -> anyhow::Result<()> {
     });
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
-    let after = replay_solo(&game, &found.turns).map_err(|e| anyhow::anyhow!("the line does not replay: {e}"))?;
-    let checked = points(&after);
+    let games = replay_solo(&game, &found.turns).map_err(|e| anyhow::anyhow!("the line does not replay: {e}"))?;
+    let checked = games.last().map_or(found.start, points);
     if checked != found.score {
         anyhow::bail!("the engine scores the line {checked}, the search {}", found.score);
     }
@@ -196,11 +196,7 @@ fn solo(a: SoloArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     say!("Cube Express solitaire · seed {} · {}", a.seed, plural(a.turns, "turn"));
-    say!(
-        "Content: {}{}",
-        content.name,
-        if content.house_set { " (house set, not the publisher's components)" } else { "" }
-    );
+    say!("Content: {}", content_label(&content));
     let searched: Vec<String> = found.positions.iter().map(usize::to_string).collect();
     say!(
         "Best score: {} (from {}), proven by exhaustive search: bound {}, gap 0 (positions searched per turn: {}; {}; {seconds:.2} s)",
@@ -210,13 +206,11 @@ fn solo(a: SoloArgs) -> anyhow::Result<()> {
         searched.join(", "),
         plural(found.plans as usize, "turn plan")
     );
-    let mut g = game.clone();
-    for (t, actions) in found.turns.iter().enumerate() {
-        say!("Turn {} (banked {}):", t + 1, points(&g));
+    for (t, (actions, g)) in found.turns.iter().zip(&games).enumerate() {
+        say!("Turn {} (banked {}):", t + 1, points(g));
         for (i, action) in actions.iter().enumerate() {
-            say!("  {:>2}. {}", i + 1, describe(&g, action));
+            say!("  {:>2}. {}", i + 1, describe(g, action));
         }
-        g = g.play_turn(actions).map_err(|(i, e)| anyhow::anyhow!("turn {}, action {}: {e}", t + 1, i + 1))?;
     }
     if found.turns.len() < a.turns {
         say!("The game ended after turn {}.", found.turns.len());
@@ -328,11 +322,7 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     say!("Cube Express · {label} · {colour} to play (turn {})", game.turns_played() + 1);
-    say!(
-        "Content: {}{}",
-        content.name,
-        if content.house_set { " (house set, not the publisher's components)" } else { "" }
-    );
+    say!("Content: {}", content_label(&content));
     let label_proven = match (proven, planned.upper_bound) {
         (true, _) => " (optimal)".to_string(),
         (false, Some(b)) => format!(" (time limit: best found, not proven; at most {b})"),
@@ -360,6 +350,12 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
     );
     say!("Checked: the rules engine replayed the plan and valued it {}.", planned.value);
     Ok(())
+}
+
+/// The content's name, marked when it is the house set.
+fn content_label(content: &Content) -> String {
+    let mark = if content.house_set { " (house set, not the publisher's components)" } else { "" };
+    format!("{}{mark}", content.name)
 }
 
 /// `n` and `noun`, plural unless `n` is 1.

@@ -44,12 +44,12 @@ fn text(x: f32, y: f32, size: f32, s: &str) -> Text {
 /// The picture of `actions` played from `game`, titled `title`. Actions that do not replay are
 /// left out (the plan has been checked before it is drawn).
 pub fn plan_svg(game: &Game, actions: &[Action], title: &str) -> String {
-    line_svg(game, std::slice::from_ref(&actions.to_vec()), title)
+    line_svg(game, &[actions], title)
 }
 
 /// The picture of several turns played from `game` (a solitaire line): the network after them,
 /// each laid tile outlined and marked with its turn, and each turn's locomotive paths.
-pub fn line_svg(game: &Game, turns: &[Vec<Action>], title: &str) -> String {
+pub fn line_svg<T: AsRef<[Action]>>(game: &Game, turns: &[T], title: &str) -> String {
     let mut g = game.clone();
     let seat = usize::from(game.active());
     let mut laid: Vec<(usize, Cell)> = Vec::new();
@@ -57,7 +57,7 @@ pub fn line_svg(game: &Game, turns: &[Vec<Action>], title: &str) -> String {
     let mut paths: Vec<(usize, u8, Vec<Cell>)> = Vec::new();
     'turns: for (turn, actions) in turns.iter().enumerate() {
         let first_path = paths.len();
-        for a in actions {
+        for a in actions.as_ref() {
             if let Action::Move { locomotive, .. } = a
                 && paths[first_path..].last().is_none_or(|(_, l, _)| l != locomotive)
                 && let Some(Some(from)) = g.players()[seat].locomotives.get(usize::from(*locomotive))

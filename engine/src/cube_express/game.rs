@@ -277,8 +277,7 @@ impl Game {
     fn set_up(content: Arc<Content>, players: usize, seed: u64, options: Options) -> Result<Game, SetupError> {
         let solo = players == 1;
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut stack: Vec<u8> =
-            content.tiles.iter().filter(|t| t.players.used_with(players.max(2))).map(|t| t.id).collect();
+        let mut stack: Vec<u8> = content.tiles.iter().filter(|t| t.players.used_with(players)).map(|t| t.id).collect();
         let needed = if solo { 2 } else { HAND * players + COLUMNS + 1 };
         if stack.len() < needed {
             return Err(SetupError::Tiles(stack.len()));

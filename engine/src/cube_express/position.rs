@@ -115,7 +115,7 @@ fn check(content: &Content, s: &State) -> Vec<String> {
         }
     }
     for t in &content.tiles {
-        let used = t.players.used_with(n.max(2));
+        let used = t.players.used_with(n);
         match (used, places.get(&t.id).map(Vec::len).unwrap_or(0)) {
             (true, 0) => p.push(format!("tile {}: missing (not in the stack, display, hands or board)", t.id)),
             (true, 1) | (false, 0) => {}

@@ -75,7 +75,8 @@ pub enum Players {
 }
 
 impl Players {
-    /// Whether a tile with this icon is used with `players` players.
+    /// Whether a tile with this icon is used with `players` players (a solitaire game, 1 player,
+    /// uses the 2-player tiles).
     pub const fn used_with(self, players: usize) -> bool {
         match self {
             Players::All => true,

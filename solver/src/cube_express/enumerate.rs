@@ -153,6 +153,21 @@ fn affordable(game: &Game, trade: &Action) -> bool {
     }
 }
 
+/// `game` after `trade`, with the actions so far and the trade, if the player can make it and
+/// reaches a position not `seen` before (then marked seen).
+fn traded(game: &Game, acts: &[Action], trade: Action, seen: &mut HashSet<String>) -> Option<(Game, Vec<Action>)> {
+    if !affordable(game, &trade) {
+        return None;
+    }
+    let mut next = game.clone();
+    if next.apply_in_place(&trade).is_err() || !seen.insert(key(&next)) {
+        return None;
+    }
+    let mut a = acts.to_vec();
+    a.push(trade);
+    Some((next, a))
+}
+
 fn key(game: &Game) -> String {
     format!("{:?}{:?}", game.players()[usize::from(game.active())], game.movement_left())
 }
@@ -202,14 +217,8 @@ impl Search<'_> {
             }
             for i in frontier..end {
                 for t in alphabet(&out[i].0) {
-                    if !affordable(&out[i].0, &t) {
-                        continue;
-                    }
-                    let mut g = out[i].0.clone();
-                    if g.apply_in_place(&t).is_ok() && seen.insert(key(&g)) {
-                        let mut a = out[i].1.clone();
-                        a.push(t);
-                        out.push((g, a));
+                    if let Some(next) = traded(&out[i].0, &out[i].1, t, &mut seen) {
+                        out.push(next);
                     }
                 }
             }
@@ -291,17 +300,7 @@ impl Search<'_> {
                     continue;
                 }
                 let alphabet: Vec<Action> = conversions().chain([Action::Coal]).chain(builds(&g)).collect();
-                for t in alphabet {
-                    if !affordable(&g, &t) {
-                        continue;
-                    }
-                    let mut h = g.clone();
-                    if h.apply_in_place(&t).is_ok() && seen.insert(key(&h)) {
-                        let mut a2 = a.clone();
-                        a2.push(t);
-                        deeper.push((h, a2));
-                    }
-                }
+                deeper.extend(alphabet.into_iter().filter_map(|t| traded(&g, &a, t, &mut seen)));
             }
             if deeper.is_empty() {
                 break;

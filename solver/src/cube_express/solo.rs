@@ -142,17 +142,19 @@ pub enum Replay {
     Unfinished(usize),
 }
 
-/// Replays a solitaire line from `game` through the engine: the game after it, or why not.
-pub fn replay(game: &Game, turns: &[Vec<Action>]) -> Result<Game, Replay> {
-    let mut g = game.clone();
+/// Replays a solitaire line from `game` through the engine: the game at the start of each turn
+/// and after the last (`game` first), or why not.
+pub fn replay(game: &Game, turns: &[Vec<Action>]) -> Result<Vec<Game>, Replay> {
+    let mut games = vec![game.clone()];
     for (turn, actions) in turns.iter().enumerate() {
-        let before = g.turns_played();
-        g = g.play_turn(actions).map_err(|(index, illegal)| Replay::Illegal { turn, index, illegal })?;
-        if g.turns_played() == before {
+        let g = games.last().unwrap_or(game);
+        let next = g.play_turn(actions).map_err(|(index, illegal)| Replay::Illegal { turn, index, illegal })?;
+        if next.turns_played() == g.turns_played() {
             return Err(Replay::Unfinished(turn));
         }
+        games.push(next);
     }
-    Ok(g)
+    Ok(games)
 }
 
 #[cfg(test)]
@@ -183,8 +185,8 @@ mod tests {
             let game = Game::solo(content.clone(), seed, Options::default()).expect("setup");
             let found = exhaustive(&game, 2, &limits, &|_, _, _| {});
             assert_eq!(found.score, naive(&game, 2, &limits), "seed {seed}");
-            let after = replay(&game, &found.turns).expect("the line replays");
-            assert_eq!(points(&after), found.score, "seed {seed}: the engine's score of the line");
+            let games = replay(&game, &found.turns).expect("the line replays");
+            assert_eq!(games.last().map(points), Some(found.score), "seed {seed}: the engine's score of the line");
             assert_eq!(found.turns.len(), 2);
         }
     }
