@@ -86,6 +86,9 @@ pub enum Kind {
     Binary,
     /// An integer from 0 to the bound.
     Integer(u32),
+    /// A real number, unbounded: a name for an expression of other variables
+    /// ([`Program::name`]).
+    Real,
 }
 
 /// A maximisation program under construction, integer or its LP relaxation.
@@ -119,6 +122,12 @@ impl Program {
         }
     }
 
+    /// The program's size: variables, constraints, and non-zero coefficients in the constraints.
+    pub fn size(&self) -> (usize, usize, usize) {
+        let nonzeros = self.rows.iter().map(|row| row.len().saturating_sub(2)).sum();
+        (self.defined.len(), self.constraints.len(), nonzeros)
+    }
+
     /// A new variable (continuous over the same range in a relaxation).
     pub fn var(&mut self, kind: Kind) -> Variable {
         let v = self.vars.add(definition(kind, self.relaxed));
@@ -147,6 +156,19 @@ impl Program {
             numbers: self.numbers.clone(),
             rows: self.rows.clone(),
         }
+    }
+
+    /// A variable equal to `e`, when `e` has more than two terms (otherwise `e` itself). A running
+    /// quantity that every later row would repeat term by term (a resource held along a turn's
+    /// timeline) is named once this way, which keeps the rows short: the simplex's work grows
+    /// with the non-zero coefficients, not with the variables.
+    pub fn name(&mut self, e: Expression) -> Expression {
+        if (&e).linear_coefficients().filter(|&(_, c)| c != 0.0).count() <= 2 {
+            return e;
+        }
+        let v = self.var(Kind::Real);
+        self.eq(v, e);
+        v.into()
     }
 
     /// Adds `a <= b`. A comparison without variables is checked here and never reaches the
@@ -207,6 +229,7 @@ fn definition(kind: Kind, relaxed: bool) -> good_lp::VariableDefinition {
         (Kind::Binary, true) => variable().min(0).max(1),
         (Kind::Integer(max), false) => variable().integer().min(0).max(max),
         (Kind::Integer(max), true) => variable().min(0).max(max),
+        (Kind::Real, _) => variable(),
     }
 }
 

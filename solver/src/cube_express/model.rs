@@ -70,6 +70,17 @@ struct Ledger {
     moves: Expression,
 }
 
+impl Ledger {
+    /// Names every running quantity ([`Program::name`]), so that the rows after this point of
+    /// the timeline repeat one variable each instead of every term so far.
+    fn settle(&mut self, prog: &mut Program) {
+        let Ledger { store, reserve, dividends, coal_spent, moves } = self;
+        for e in store.iter_mut().chain([reserve, dividends, coal_spent, moves]) {
+            *e = prog.name(std::mem::take(e));
+        }
+    }
+}
+
 /// The fewest steps from any of `starts` to each node along `next` (each node's successors);
 /// `usize::MAX` when none.
 fn distances(next: &[Vec<usize>], starts: impl IntoIterator<Item = usize>) -> Vec<usize> {
@@ -998,6 +1009,7 @@ fn gate(prog: &mut Program, point: &TradePoint, event: Expression, held: u32) {
 }
 
 fn trade_point(prog: &mut Program, led: &mut Ledger, spec: Spec) -> TradePoint {
+    led.settle(prog);
     let mut point = TradePoint::default();
     let rounds = match spec.held {
         _ if !spec.convert => 0,
