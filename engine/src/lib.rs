@@ -8,5 +8,6 @@ pub mod coe;
 pub mod cube_express;
 pub mod express01;
 pub mod grid;
+pub mod railways;
 pub mod set;
 pub mod source;

@@ -6,3 +6,4 @@
 pub mod coe;
 pub mod cube_express;
 pub mod express01;
+pub mod railways;

@@ -1,0 +1,3 @@
+//! Railways Express: the fewest tiles that link a player's cities ([`link`]).
+
+pub mod link;
