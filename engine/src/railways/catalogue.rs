@@ -314,3 +314,39 @@ impl ContentSetup {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_house_map_has_the_rulebooks_counts_and_homes() {
+        let content = Content::house();
+        assert!(content.house_set);
+        assert_eq!(content.gray_cities().len(), GRAY_CITIES);
+        let homes = ["Monterrey", "Los Angeles", "Minneapolis", "Montreal"];
+        for (colour, home) in Colour::ALL.into_iter().zip(homes) {
+            let of = content.cities_of(colour);
+            assert_eq!(of.len(), CITIES_PER_COLOUR);
+            assert_eq!(content.cities[of[0]].name, home);
+            assert_eq!(content.home(colour), of[0]);
+        }
+        let s = content.supply;
+        assert_eq!(s.straight + s.curved + s.crossing, TRACK_TILES);
+        // Every city is on the map with room around it.
+        for c in &content.cities {
+            let around = c.hex.neighbours().iter().filter(|n| content.terrain(**n).is_some()).count();
+            assert!(around >= 3, "{} has {around} hexes around it", c.name);
+        }
+    }
+
+    #[test]
+    fn a_broken_content_file_names_every_problem() {
+        let text = HOUSE_MAP_TOML.replace("straight = 100", "straight = 90").replacen("home = true", "home = false", 1);
+        let e = Content::from_toml("m.toml", &text).expect_err("broken").to_string();
+        assert!(e.contains("m.toml") && e.contains("expected 231 track tiles"), "{e}");
+        assert!(e.contains("home city (home = true), found 0"), "{e}");
+        let e = Content::from_toml("m.toml", "[set]\nname = 1").expect_err("not the format").to_string();
+        assert!(e.starts_with("m.toml:2:"), "{e}");
+    }
+}

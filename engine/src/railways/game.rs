@@ -170,27 +170,27 @@ pub enum Illegal {
 /// The state of a game.
 #[derive(Clone, Debug)]
 pub struct Game {
-    content: Arc<Content>,
-    options: Options,
-    players: Vec<Player>,
-    tiles: Vec<Placed>,
+    pub(super) content: Arc<Content>,
+    pub(super) options: Options,
+    pub(super) players: Vec<Player>,
+    pub(super) tiles: Vec<Placed>,
     /// Each hex's tiles, as indices into `tiles`.
-    at: HashMap<Hex, Vec<usize>>,
-    roll: Option<Roll>,
-    phase: Phase,
-    active: usize,
+    pub(super) at: HashMap<Hex, Vec<usize>>,
+    pub(super) roll: Option<Roll>,
+    pub(super) phase: Phase,
+    pub(super) active: usize,
     /// Turns completed.
-    turns: u32,
-    supply: Supply,
+    pub(super) turns: u32,
+    pub(super) supply: Supply,
     /// The common reserve, by colour.
-    reserve: [u8; 4],
+    pub(super) reserve: [u8; 4],
     /// Cubes on each city, by colour.
-    city_cubes: Vec<[u8; 4]>,
+    pub(super) city_cubes: Vec<[u8; 4]>,
     /// The face-up Service Bounties and the deck (top last).
-    bounties: Vec<CityId>,
-    bounty_deck: Vec<CityId>,
+    pub(super) bounties: Vec<CityId>,
+    pub(super) bounty_deck: Vec<CityId>,
     /// The seat whose turn triggered the end.
-    triggered: Option<usize>,
+    pub(super) triggered: Option<usize>,
 }
 
 impl Game {
@@ -766,5 +766,135 @@ impl Game {
             self.apply(&action).map_err(|e| (action, e))?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use crate::grid::hex::hexagon;
+    use crate::railways::catalogue::City;
+    use crate::railways::dice::{DiceFaces, TrackFace};
+    use crate::railways::terrain::{Terrain, TerrainFace};
+
+    /// A plains hexagon of radius 3: blue's home in the middle, its other cities east, north-west
+    /// and south-west, yellow's only city (its home) in the north-east, a gray city west of blue's
+    /// home.
+    fn small() -> Game {
+        let hexes: BTreeMap<Hex, Terrain> = hexagon(3).into_iter().map(|h| (h, Terrain::Plains)).collect();
+        let city = |name: &str, q, r, colour, home| City { name: name.into(), hex: Hex::new(q, r), colour, home };
+        let blue = CityColour::Player(Colour::Blue);
+        let cities = vec![
+            city("home", 0, 0, blue, true),
+            city("east", 3, 0, blue, false),
+            city("north", 0, -3, blue, false),
+            city("south", -3, 3, blue, false),
+            city("yellow", 3, -3, CityColour::Player(Colour::Yellow), true),
+            city("gray", -2, 0, CityColour::Gray, false),
+        ];
+        let dice = DiceFaces { track: [TrackFace::StraightCurved; 6], terrain: [TerrainFace::Any; 6] };
+        let supply = Supply { straight: 100, curved: 100, crossing: 31 };
+        let content = Content::from_parts("small", hexes, cities, dice, supply).expect("a map");
+        Game::new(Arc::new(content), &[Colour::Blue, Colour::Yellow], Options::default(), 1).expect("a game")
+    }
+
+    fn ends(a: u8, b: u8) -> Ends {
+        Ends::new(Side::new(a), Side::new(b)).expect("two sides")
+    }
+
+    #[test]
+    fn the_first_tile_leaves_the_home_city_and_a_link_takes_the_citys_cubes() {
+        let game = small();
+        let blue = Colour::Blue;
+        // Not next to anything of blue's.
+        assert!(matches!(game.with_track(blue, &[(Hex::new(1, 1), ends(0, 3))]), Err((0, Illegal::Unjoined(_)))));
+        // East from home, then on to the east city: linked, its two cubes in hand.
+        let after =
+            game.with_track(blue, &[(Hex::new(1, 0), ends(0, 3)), (Hex::new(2, 0), ends(0, 3))]).expect("legal");
+        let east = 1;
+        assert!(after.players()[0].linked.contains(&east));
+        assert_eq!(after.players()[0].cubes, CUBES_IN_HAND + CUBES_ON_OWN_CITY);
+        assert_eq!(after.cubes_on(east, blue), 0);
+        assert!(after.problems().is_empty(), "{:?}", after.problems());
+        // A tile of blue's own on a hex it already holds.
+        assert!(matches!(after.with_track(blue, &[(Hex::new(1, 0), ends(1, 4))]), Err((0, Illegal::Hex(_)))));
+    }
+
+    #[test]
+    fn no_entry_into_another_colours_city_and_two_connections_to_a_gray_city() {
+        let game = small();
+        let blue = Colour::Blue;
+        // North-east from home towards yellow's city: the second tile would enter it.
+        let towards = [(Hex::new(1, -1), ends(1, 4)), (Hex::new(2, -2), ends(1, 4))];
+        let e = game.with_track(blue, &towards);
+        assert!(matches!(&e, Err((1, Illegal::Entry(m))) if m.contains("only yellow may enter")), "{e:?}");
+        // West into the gray city (one connection, one cube), out of it again (two), and no third.
+        let west = game.with_track(blue, &[(Hex::new(-1, 0), ends(0, 3))]).expect("legal");
+        assert_eq!(west.connections(blue, 5), 1);
+        assert_eq!(west.players()[0].cubes, CUBES_IN_HAND + 1);
+        let out = west.with_track(blue, &[(Hex::new(-1, -1), ends(1, 4))]).expect("leaving the gray city");
+        assert_eq!(out.connections(blue, 5), 2);
+        let third = out.with_track(blue, &[(Hex::new(-2, -1), ends(2, 5))]);
+        assert!(matches!(third, Err((0, Illegal::Entry(_)))), "{third:?}");
+        // Under the strict reading, a gray city is not left.
+        let mut strict = west.clone();
+        strict.options.gray_exits = GrayExits::OwnCitiesOnly;
+        assert!(matches!(strict.with_track(blue, &[(Hex::new(-1, -1), ends(1, 4))]), Err((0, Illegal::Unjoined(_)))));
+    }
+
+    #[test]
+    fn a_reroll_costs_a_cube_and_changes_only_the_dice_rolled_again() {
+        let mut game = small();
+        let faces = game.content().dice.clone();
+        let roll = Roll { track: [faces.track[0]; 2], terrain: [TerrainFace::Any; 2] };
+        game.apply(&Action::Roll { roll }).expect("the roll");
+        let mut other = roll;
+        other.terrain[1] = TerrainFace::Water;
+        let e = game.apply(&Action::Reroll { dice: vec![Die::Terrain(0)], roll: other });
+        assert_eq!(e, Err(Illegal::NoFace("water".into())), "the small map's terrain dice only show any");
+        let e = game.apply(&Action::Reroll { dice: vec![Die::Track(0), Die::Track(0)], roll });
+        assert_eq!(e, Err(Illegal::RerollDice));
+        for _ in 0..CUBES_IN_HAND {
+            game.apply(&Action::Reroll { dice: vec![Die::Terrain(1)], roll }).expect("a cube to spend");
+        }
+        assert_eq!(game.apply(&Action::Reroll { dice: vec![Die::Terrain(1)], roll }), Err(Illegal::NoCube));
+        assert_eq!(game.reserve(Colour::Blue), CUBES_PER_COLOUR - 6 - 1 - CUBES_IN_HAND + CUBES_IN_HAND);
+        assert_eq!(game.cube_count(Colour::Blue), u32::from(CUBES_PER_COLOUR));
+    }
+
+    #[test]
+    fn the_round_is_completed_after_the_trigger_and_the_game_ends() {
+        // Yellow has linked its only city from the start: its first turn triggers the end, and
+        // the round ends with it (yellow sits last).
+        let mut game = small();
+        let roll = Roll { track: [TrackFace::StraightCurved; 2], terrain: [TerrainFace::Any; 2] };
+        for _ in 0..2 {
+            for a in [Action::Roll { roll }, Action::Pair { crossed: false }, Action::End] {
+                game.apply(&a).expect("legal");
+            }
+        }
+        assert!(game.is_over());
+        assert_eq!(game.winners(), vec![Colour::Yellow]);
+        assert_eq!(game.apply(&Action::Roll { roll }), Err(Illegal::Phase(Phase::Over)));
+    }
+
+    #[test]
+    fn a_build_needs_a_free_slot_of_its_kind() {
+        let mut game = small();
+        let roll = Roll { track: [TrackFace::StraightCurved; 2], terrain: [TerrainFace::Any; 2] };
+        game.apply(&Action::Roll { roll }).expect("legal");
+        game.apply(&Action::Pair { crossed: false }).expect("legal");
+        let straight = Action::Build { hex: Hex::new(1, 0), ends: ends(0, 3), slot: 0 };
+        game.apply(&straight).expect("slot 0 is a straight tile");
+        let again = Action::Build { hex: Hex::new(2, 0), ends: ends(0, 3), slot: 0 };
+        assert_eq!(game.apply(&again), Err(Illegal::Slot(1)));
+        let curved = Action::Build { hex: Hex::new(2, 0), ends: ends(0, 3), slot: 1 };
+        assert!(matches!(game.apply(&curved), Err(Illegal::Kind { kind: TileKind::Curved, .. })));
+        assert_eq!(
+            game.legal_builds().len(),
+            game.legal_builds().iter().collect::<std::collections::HashSet<_>>().len()
+        );
     }
 }

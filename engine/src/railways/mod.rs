@@ -11,5 +11,6 @@ pub mod colour;
 pub mod dice;
 pub mod game;
 pub mod options;
+pub mod position;
 pub mod terrain;
 pub mod track;
