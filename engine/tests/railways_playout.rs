@@ -20,7 +20,7 @@ fn two_hundred_random_games_keep_the_invariants_after_every_action() {
     for seed in 0..200u64 {
         let players = 2 + (seed % 3) as usize;
         let options = Options {
-            service_bounties: seed % 2 == 0,
+            service_bounties: seed.is_multiple_of(2),
             curve: if seed % 5 == 4 { Curve::Sharp } else { Curve::Gentle },
             gray_exits: if seed % 7 == 6 { GrayExits::OwnCitiesOnly } else { GrayExits::Allowed },
         };

@@ -21,7 +21,7 @@ const TURN_LIMIT: u32 = 400;
 fn game(seed: u64) -> (u32, usize) {
     let content = Arc::new(Content::house());
     let players = 2 + (seed % 3) as usize;
-    let options = Options { service_bounties: seed % 2 == 0, ..Options::default() };
+    let options = Options { service_bounties: seed.is_multiple_of(2), ..Options::default() };
     let mut game = Game::new(content, &Colour::ALL[..players], options, seed).expect("a game");
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     while !game.is_over() && game.turns() < TURN_LIMIT {

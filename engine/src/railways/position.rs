@@ -187,12 +187,16 @@ impl Game {
             }
             c
         };
-        if setup.options.service_bounties && !(setup.bounties.is_empty() && setup.bounty_deck.is_empty()) {
-            game.bounties = setup.bounties.iter().filter_map(|n| city(n, "bounties", &mut problems)).collect();
-            game.bounty_deck =
-                setup.bounty_deck.iter().rev().filter_map(|n| city(n, "bounty_deck", &mut problems)).collect();
-        } else if !setup.options.service_bounties && !(setup.bounties.is_empty() && setup.bounty_deck.is_empty()) {
-            problems.push("bounties: the options do not play the Service Bounties".to_string());
+        let written = !(setup.bounties.is_empty() && setup.bounty_deck.is_empty());
+        match (setup.options.service_bounties, written) {
+            (true, true) => {
+                game.bounties = setup.bounties.iter().filter_map(|n| city(n, "bounties", &mut problems)).collect();
+                game.bounty_deck =
+                    setup.bounty_deck.iter().rev().filter_map(|n| city(n, "bounty_deck", &mut problems)).collect();
+            }
+            (false, true) => problems.push("bounties: the options do not play the Service Bounties".to_string()),
+            // Without cards written, a game with the bounties deals them from seed 0.
+            (_, false) => {}
         }
         game.phase = Phase::Roll;
         problems.extend(game.problems());
