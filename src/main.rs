@@ -21,6 +21,7 @@ mod cube_express;
 mod express01;
 mod input;
 mod output;
+mod railways;
 
 use std::process::ExitCode;
 
@@ -49,6 +50,10 @@ enum Game {
     /// Cube Express, tile laying for 2 to 4 players: the best turn by integer programming.
     #[command(name = "cube-express")]
     CubeExpress(cube_express::Args),
+    /// Railways Express, the dice-driven track race: the fewest tiles to link each player's
+    /// cities, and the win chances.
+    #[command(name = "railways")]
+    Railways(railways::Args),
 }
 
 fn main() -> ExitCode {
@@ -78,5 +83,6 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Game::Express01(args) => express01::run(args),
         Game::Coe(args) => coe::run(args),
         Game::CubeExpress(args) => cube_express::run(args),
+        Game::Railways(args) => railways::run(args),
     }
 }

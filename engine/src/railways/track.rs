@@ -20,7 +20,7 @@ pub enum TileKind {
 
 impl fmt::Display for TileKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+        f.pad(match self {
             TileKind::Straight => "straight",
             TileKind::Curved => "curved",
         })
@@ -180,7 +180,7 @@ impl From<Ends> for [Side; 2] {
 
 impl fmt::Display for Ends {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}-{}", self.0[0], self.0[1])
+        f.pad(&format!("{}-{}", self.0[0], self.0[1]))
     }
 }
 

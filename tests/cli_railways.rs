@@ -1,0 +1,113 @@
+//! End-to-end tests of `signalbox railways`: the plan of the embedded sample, its JSON (replayed
+//! here by the engine) and picture, the odds, and bad input.
+
+use std::process::Command;
+use std::sync::Arc;
+
+use serde_json::Value;
+use signalbox_engine::railways::catalogue::{Content, offset_to_hex};
+use signalbox_engine::railways::colour::Colour;
+use signalbox_engine::railways::game::Game;
+use signalbox_engine::railways::position::{SAMPLE_POSITION_JSON, SAMPLE_POSITION_LABEL};
+use signalbox_engine::railways::track::Ends;
+
+fn run(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_signalbox")).args(args).output().expect("the binary runs");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("signalbox-cli-rx-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join(name)
+}
+
+#[test]
+fn plan_prints_each_players_fewest_tiles_and_the_json_plan_links_in_the_engine() {
+    let (code, text, err) = run(&["railways", "plan"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(text.contains("Fewest tiles still to build") && text.contains("Checked: the rules engine built"), "{text}");
+    for player in ["blue", "red"] {
+        let (code, out, err) = run(&["railways", "plan", "--player", player, "--json"]);
+        assert_eq!(code, Some(0), "{err}");
+        let v: Value = serde_json::from_str(&out).expect("JSON");
+        let n = v["tiles"].as_u64().expect("tiles") as usize;
+        let plan = v["plan"].as_array().expect("plan");
+        assert_eq!(plan.len(), n);
+        // The test's own replay: the engine builds the tiles from the sample and links the cities.
+        let game = Game::from_json(Arc::new(Content::house()), SAMPLE_POSITION_LABEL, SAMPLE_POSITION_JSON)
+            .expect("the sample");
+        let tiles: Vec<_> = plan
+            .iter()
+            .map(|t| {
+                let at = &t["at"];
+                let hex = offset_to_hex(at[0].as_i64().unwrap_or(-1) as i32, at[1].as_i64().unwrap_or(-1) as i32);
+                let ends: Ends = serde_json::from_value(t["ends"].clone()).expect("two sides");
+                (hex, ends)
+            })
+            .collect();
+        let colour: Colour = player.parse().expect("a colour");
+        let after = game.with_track(colour, &tiles).expect("the plan is legal");
+        assert!(after.has_linked_all(colour), "{player}'s plan links its cities");
+        // The text's count for the player is the JSON's.
+        assert!(text.contains(&format!("{player:<7} {n:>3} tiles")), "{text}");
+    }
+}
+
+#[test]
+fn plan_draws_the_plan_and_never_overwrites_without_force() {
+    let svg = temp("plan.svg");
+    let _ = std::fs::remove_file(&svg);
+    let path = svg.to_str().expect("a path");
+    let (code, _, err) = run(&["railways", "plan", "--svg", path]);
+    assert_eq!(code, Some(0), "{err}");
+    let picture = std::fs::read_to_string(&svg).expect("written");
+    let (_, out, _) = run(&["railways", "plan", "--json"]);
+    let n = serde_json::from_str::<Value>(&out).expect("JSON")["tiles"].as_u64().expect("tiles");
+    assert_eq!(picture.matches("plan tile ").count() as u64, n, "one dashed track per plan tile");
+    let (code, _, err) = run(&["railways", "plan", "--svg", path]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("already exists; pass --force"), "{err}");
+}
+
+#[test]
+fn odds_prints_every_players_chance_with_an_interval() {
+    let (code, out, err) = run(&["railways", "odds", "--games", "40", "--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let v: Value = serde_json::from_str(&out).expect("JSON");
+    let chances = v["chances"].as_array().expect("chances");
+    assert_eq!(chances.len(), 4);
+    let mut total = 0.0;
+    for c in chances {
+        let p = c["chance"].as_f64().expect("chance");
+        let (lo, hi) = (c["interval"][0].as_f64().expect("lo"), c["interval"][1].as_f64().expect("hi"));
+        assert!(lo <= p && p <= hi && lo >= 0.0 && hi <= 1.0, "{c}");
+        total += p;
+    }
+    assert!((total - 1.0).abs() < 1e-9, "the chances of finished games sum to one: {total}");
+    let (code, text, _) = run(&["railways", "odds", "--games", "40"]);
+    assert_eq!(code, Some(0));
+    assert!(text.contains("95% interval"), "{text}");
+}
+
+#[test]
+fn bad_input_is_named_and_exits_2() {
+    let fixture = format!("{}/tests/fixtures/railways/bad-entry.json", env!("CARGO_MANIFEST_DIR"));
+    let (code, _, err) = run(&["railways", "plan", &fixture]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("bad-entry.json") && err.contains("tiles[1]: purple does not play"), "{err}");
+    let (code, _, err) = run(&["railways", "plan", "--player", "green"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("unknown colour"), "{err}");
+    let (code, _, err) = run(&["railways", "odds", "--games", "0"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--games 0"), "{err}");
+    let (code, _, err) = run(&["railways", "plan", "no-such-file.json"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("no such file"), "{err}");
+    assert!(!err.contains("panicked"));
+}
