@@ -22,7 +22,7 @@ mod criterion_dir;
 use criterion_dir::criterion_dir;
 
 /// The commands that regenerate the report, as the report states them.
-const COMMANDS: &str = "cargo bench --bench express01_route\ncargo bench --bench coe_solve\ncargo bench --bench cube_express_plan\ncargo run --release --example performance_report";
+const COMMANDS: &str = "cargo bench --bench express01_route\ncargo bench --bench coe_solve\ncargo bench --bench cube_express_plan\ncargo bench --bench railways_link\ncargo run --release --example performance_report";
 
 /// The targets of the issue.
 const GERMANY_TARGET_NS: f64 = 1e6;
@@ -290,8 +290,8 @@ fn main() {
     let _ = writeln!(w, "```sh\n{COMMANDS}\n```\n");
     let _ = writeln!(
         w,
-        "The first three commands run `benches/express01_route.rs`, `benches/coe_solve.rs` and \
-         `benches/cube_express_plan.rs` (criterion); the last, `examples/performance_report.rs`, reads their results under `target/criterion/` and writes \
+        "The first four commands run `benches/express01_route.rs`, `benches/coe_solve.rs`, \
+         `benches/cube_express_plan.rs` and `benches/railways_link.rs` (criterion); the last, `examples/performance_report.rs`, reads their results under `target/criterion/` and writes \
          this file. Do not edit it by hand. The run details below are the Express 01 benchmark's."
     );
     let _ = writeln!(w);
@@ -618,6 +618,7 @@ fn main() {
 
     coe_section(w, &dir);
     cube_express_section(w, &dir);
+    railways_section(w, &dir);
 
     if let Some(dir) = out_path.parent() {
         let _ = std::fs::create_dir_all(dir);
@@ -788,4 +789,65 @@ fn cube_express_section(w: &mut String, dir: &Path) {
         "\nThe CBC column is filled by a build with the `cbc` feature (`cargo bench --bench cube_express_plan \
          --features cbc`, with Debian's `coinor-libcbc-dev`)."
     );
+}
+
+/// The Railways Express section, from the `railways_link` benchmark (`benches/railways_link.rs`).
+fn railways_section(w: &mut String, dir: &Path) {
+    let group = load_functions(dir, "rx_link", &["linker", "brute"]);
+    let _ = writeln!(w, "\n## Railways Express: the fewest tiles to link a player's cities\n");
+    let Some(linker) = group.get("linker") else {
+        let _ = writeln!(w, "No results: run `cargo bench --bench railways_link` first.");
+        return;
+    };
+    let _ = writeln!(
+        w,
+        "From `benches/railways_link.rs`, in the same run: the exact linker (`min_link`: every tree over the \
+         network and the cities to link, each edge a shortest path in the port graph, conflicts resolved by \
+         conflict-based search) against the naive brute force (`reference::brute_force`: every set of tiles blue \
+         can build, smallest first, each tile checked by the engine) on small random maps whose answers the brute \
+         force reaches. Before timing, both answers are checked equal. Times are criterion's median.\n"
+    );
+    let _ = writeln!(w, "| small map | hexes | fewest tiles | linker | brute force | ratio |");
+    let _ = writeln!(w, "|---|---:|---:|---:|---:|---:|");
+    let mut cases: Vec<(&String, &Case)> = linker.iter().collect();
+    cases.sort_by_key(|(_, c)| c.u64("tiles").unwrap_or(0));
+    for (id, case) in cases {
+        let b = group.get("brute").and_then(|m| m.get(id));
+        let ratio = match (case.time, b.and_then(|c| c.time)) {
+            (Some(l), Some(n)) => fmt_ratio(n.median / l.median),
+            _ => "–".into(),
+        };
+        let num = |k: &str| case.u64(k).map_or_else(|| "–".into(), |v| v.to_string());
+        let _ = writeln!(
+            w,
+            "| {id} | {} | {} | {} | {} | {ratio} |",
+            num("hexes"),
+            num("tiles"),
+            time_cell(Some(case)),
+            time_cell(b)
+        );
+    }
+    let full = load_functions(dir, "rx_full", &["linker"]);
+    if let Some(cases) = full.get("linker") {
+        let _ = writeln!(
+            w,
+            "\nThe full house map (four players, a seeded game after some turns of the plan-following player; the \
+             linker for blue; the brute force cannot reach plans of about 20 tiles):\n"
+        );
+        let _ = writeln!(w, "| game | hexes | tiles laid | fewest tiles (blue, yellow, red, purple) | linker |");
+        let _ = writeln!(w, "|---|---:|---:|---|---:|");
+        let mut worst: f64 = 0.0;
+        for (id, case) in cases {
+            worst = worst.max(case.time.map_or(f64::INFINITY, |t| t.median));
+            let tiles = case.answer.get("tiles").map_or_else(|| "–".into(), ToString::to_string);
+            let num = |k: &str| case.u64(k).map_or_else(|| "–".into(), |v| v.to_string());
+            let _ = writeln!(w, "| {id} | {} | {} | {tiles} | {} |", num("hexes"), num("laid"), time_cell(Some(case)));
+        }
+        let _ = writeln!(
+            w,
+            "\nTarget: the full map under 50 ms: **{}** (slowest {}).",
+            if worst < 50e6 { "met" } else { "missed" },
+            fmt_time(worst)
+        );
+    }
 }

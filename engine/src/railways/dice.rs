@@ -65,6 +65,7 @@ pub struct Roll {
 
 /// Which dice to roll again (a re-roll with a cube takes one or two dice; rulebook: Cubes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Die {
     /// Track die 0 or 1.
     Track(u8),

@@ -286,6 +286,20 @@ pub struct LinkPlan {
     pub tiles: Vec<(Hex, Ends)>,
     /// The cities still to link when the plan starts.
     pub to_link: Vec<CityId>,
+    /// The same tiles as the plan's paths, in the order of `tiles`.
+    pub paths: Vec<PlanPath>,
+}
+
+/// One path of a plan: new track from the network or a city to a city to link.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlanPath {
+    /// Where it starts: `None` for the network as it stands, else a city linked by an earlier
+    /// path of the plan.
+    pub from: Option<CityId>,
+    /// The city it links.
+    pub to: CityId,
+    /// Its tiles in the order they are built.
+    pub tiles: Vec<(Hex, Ends)>,
 }
 
 /// How much work the search did.
@@ -427,6 +441,11 @@ fn plan(ports: &Ports, c: &Candidate, to_link: Vec<CityId>) -> LinkPlan {
     let mut reached: BTreeSet<Terminal> = BTreeSet::from([Terminal::Network]);
     let mut left: Vec<usize> = (0..c.edges.len()).collect();
     let mut tiles = Vec::new();
+    let mut paths = Vec::new();
+    let city = |t: Terminal| match t {
+        Terminal::Network => None,
+        Terminal::City(c) => Some(c),
+    };
     while !left.is_empty() {
         let Some(k) = left.iter().position(|&e| reached.contains(&c.edges[e].0) || reached.contains(&c.edges[e].1))
         else {
@@ -435,12 +454,16 @@ fn plan(ports: &Ports, c: &Candidate, to_link: Vec<CityId>) -> LinkPlan {
         let e = left.remove(k);
         let (a, b) = c.edges[e];
         let mut path: Vec<(Hex, Ends)> = c.paths[e].edges.iter().filter_map(|&x| g[x].tile).collect();
-        if !reached.contains(&a) {
+        let (from, to) = if reached.contains(&a) { (a, b) } else { (b, a) };
+        if from != a {
             path.reverse();
         }
-        tiles.extend(path);
+        tiles.extend(path.iter().copied());
+        if let Some(to) = city(to) {
+            paths.push(PlanPath { from: city(from), to, tiles: path });
+        }
         reached.insert(a);
         reached.insert(b);
     }
-    LinkPlan { tiles, to_link }
+    LinkPlan { tiles, to_link, paths }
 }

@@ -4,3 +4,4 @@
 pub mod link;
 pub mod odds;
 pub mod policy;
+pub mod reference;

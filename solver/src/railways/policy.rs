@@ -54,7 +54,11 @@ pub fn play_turn<R: Rng + ?Sized>(game: &mut Game, rng: &mut R) -> Result<Vec<Ac
     }
     let seat = game.active();
     let colour = game.players()[seat].colour;
-    let plan = min_link(game, colour).map(|(p, _)| p).unwrap_or(LinkPlan { tiles: Vec::new(), to_link: Vec::new() });
+    let plan = min_link(game, colour).map(|(p, _)| p).unwrap_or(LinkPlan {
+        tiles: Vec::new(),
+        to_link: Vec::new(),
+        paths: Vec::new(),
+    });
     loop {
         let best = [false, true].map(|c| with_pairing(game, &plan, c).len());
         if best.iter().any(|&n| n > 0) || game.players()[seat].cubes == 0 || plan.tiles.is_empty() {
