@@ -7,9 +7,11 @@ use std::sync::Arc;
 use serde_json::Value;
 use signalbox_engine::railways::catalogue::{Content, offset_to_hex};
 use signalbox_engine::railways::colour::Colour;
-use signalbox_engine::railways::game::Game;
+use signalbox_engine::railways::dice::Roll;
+use signalbox_engine::railways::game::{Action, Game};
 use signalbox_engine::railways::position::{SAMPLE_POSITION_JSON, SAMPLE_POSITION_LABEL};
 use signalbox_engine::railways::track::Ends;
+use signalbox_solver::railways::link::min_link;
 
 fn run(args: &[&str]) -> (Option<i32>, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_signalbox")).args(args).output().expect("the binary runs");
@@ -59,6 +61,33 @@ fn plan_prints_each_players_fewest_tiles_and_the_json_plan_links_in_the_engine()
 }
 
 #[test]
+fn plan_with_a_roll_advises_a_use_the_engine_plays_and_the_re_rolls() {
+    let (code, out, err) = run(&["railways", "plan", "--roll", "SS,SC,plains,any", "--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let v: Value = serde_json::from_str(&out).expect("JSON");
+    let advice = &v["roll"];
+    let mut game =
+        Game::from_json(Arc::new(Content::house()), SAMPLE_POSITION_LABEL, SAMPLE_POSITION_JSON).expect("the sample");
+    let roll: Roll = "SS,SC,plains,any".parse().expect("a roll");
+    game.apply(&Action::Roll { roll }).expect("the roll");
+    game.apply(&Action::Pair { crossed: advice["crossed"].as_bool().expect("crossed") }).expect("the pairing");
+    for b in advice["builds"].as_array().expect("builds") {
+        let hex = offset_to_hex(b["at"][0].as_i64().unwrap_or(-1) as i32, b["at"][1].as_i64().unwrap_or(-1) as i32);
+        let ends: Ends = serde_json::from_value(b["ends"].clone()).expect("two sides");
+        let slot = b["slot"].as_u64().expect("slot") as u8 - 1;
+        game.apply(&Action::Build { hex, ends, slot }).expect("the advised build is legal");
+    }
+    let colour = game.players()[game.active()].colour;
+    let left = min_link(&game, colour).map(|(p, _)| p.tiles.len() as u64);
+    assert_eq!(left, advice["remaining"].as_u64(), "the tiles left after the advised use");
+    assert!(advice["turns"].as_f64().expect("turns") > 0.0);
+    assert_eq!(advice["rerolls"].as_array().expect("rerolls").len(), 10, "4 single dice and 6 pairs");
+    let (code, text, _) = run(&["railways", "plan", "--roll", "SS,SC,plains,any"]);
+    assert_eq!(code, Some(0));
+    assert!(text.contains("Best use") && text.contains("Re-roll?"), "{text}");
+}
+
+#[test]
 fn plan_draws_the_plan_and_never_overwrites_without_force() {
     let svg = temp("plan.svg");
     let _ = std::fs::remove_file(&svg);
@@ -103,6 +132,12 @@ fn bad_input_is_named_and_exits_2() {
     let (code, _, err) = run(&["railways", "plan", "--player", "green"]);
     assert_eq!(code, Some(2));
     assert!(err.contains("unknown colour"), "{err}");
+    let (code, _, err) = run(&["railways", "plan", "--roll", "SS,XX,plains,any"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--roll") && err.contains("not a track face"), "{err}");
+    let (code, _, err) = run(&["railways", "plan", "--roll", "SS,SC,plains,any", "--player", "red"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("the roll is for the player to move"), "{err}");
     let (code, _, err) = run(&["railways", "odds", "--games", "0"]);
     assert_eq!(code, Some(2));
     assert!(err.contains("--games 0"), "{err}");

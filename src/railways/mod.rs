@@ -9,11 +9,14 @@ use serde_json::json;
 use signalbox_engine::grid::hex::Hex;
 use signalbox_engine::railways::catalogue::{Content, HOUSE_MAP_LABEL, HOUSE_MAP_TOML};
 use signalbox_engine::railways::colour::Colour;
+use signalbox_engine::railways::dice::Roll;
+use signalbox_engine::railways::game::Action;
 use signalbox_engine::railways::game::Game;
 use signalbox_engine::railways::position::{SAMPLE_POSITION_JSON, SAMPLE_POSITION_LABEL};
 use signalbox_engine::railways::track::Ends;
 use signalbox_solver::railways::link::{LinkPlan, min_link};
 use signalbox_solver::railways::odds::odds;
+use signalbox_solver::railways::roll::{Advice, best_use};
 
 use crate::input::{bad, text_or_embedded, write_new};
 
@@ -44,6 +47,14 @@ enum Command {
     ///   signalbox railways plan
     ///   signalbox railways plan position.json --player red --svg plan.svg
     ///   signalbox railways plan --json
+    ///   signalbox railways plan --roll SS,SC,plains,any
+    ///
+    /// With --roll: every pairing and every sequence of builds that keeps to a minimum plan
+    /// (each tile brings the fewest tiles still needed down by one) is compared by the expected
+    /// turns still needed afterwards: exact, by dynamic programming over the plan found then,
+    /// under the dice alone (re-rolls and the other players left out). Each re-roll of one or
+    /// two dice is valued the same way, averaged over the new faces, with the plan of the
+    /// position held fixed.
     #[command(verbatim_doc_comment)]
     Plan(PlanArgs),
     /// Each player's chance to win from the position, by playing it out many times: every
@@ -67,6 +78,11 @@ struct PlanArgs {
     /// The player to plan for (blue, yellow, red, purple); default: the player to move.
     #[arg(long, value_name = "COLOUR")]
     player: Option<String>,
+    /// The dice the player to move has rolled, as four faces: the track dice (SS, CC, SC) and
+    /// the terrain dice (plains, mountain, water, any), e.g. `SS,SC,plains,any`. Prints the best
+    /// use of the roll and whether a re-roll with a cube pays.
+    #[arg(long, value_name = "DICE")]
+    roll: Option<String>,
     /// Print JSON: `tiles` (the fewest), `plan` (each tile's hex, sides and terrain), `to_link`,
     /// and every player's fewest tiles.
     #[arg(long)]
@@ -142,6 +158,29 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
         }
         None => game.players()[game.active()].colour,
     };
+    let roll: Option<Roll> = match &a.roll {
+        None => None,
+        Some(r) => {
+            let roll: Roll = r.parse().map_err(|e: String| bad(format!("--roll: {e}")))?;
+            let faces = &game.content().dice;
+            if roll.track.iter().any(|f| !faces.track.contains(f))
+                || roll.terrain.iter().any(|f| !faces.terrain.contains(f))
+            {
+                return Err(bad(format!("--roll {r}: the dice have no such face")));
+            }
+            if player != game.players()[game.active()].colour {
+                return Err(bad(format!(
+                    "--roll: the roll is for the player to move, {}",
+                    game.players()[game.active()].colour
+                )));
+            }
+            if game.is_over() {
+                return Err(bad(format!("{label}: the game is over")));
+            }
+            Some(roll)
+        }
+    };
+    let advice: Option<Advice> = roll.and_then(|r| best_use(&game, r));
     let started = Instant::now();
     let all: Vec<(Colour, Option<LinkPlan>)> =
         game.players().iter().map(|p| (p.colour, min_link(&game, p.colour).map(|(plan, _)| plan))).collect();
@@ -187,6 +226,7 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
             "proven": true,
             "players": players,
             "seconds": seconds,
+            "roll": advice.as_ref().map(|adv| advice_json(&game, adv)),
         });
         say!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(());
@@ -225,10 +265,72 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
             );
         }
     }
+    if let (Some(roll), Some(adv)) = (roll, &advice) {
+        say!();
+        say!("Roll: {roll}");
+        let b = &adv.best;
+        say!(
+            "Best use ({} ends of turn compared): pair {} and build {}:",
+            adv.considered,
+            if b.crossed { "track die 1 with terrain die 2" } else { "track die 1 with terrain die 1" },
+            b.builds.len()
+        );
+        for (i, action) in b.builds.iter().enumerate() {
+            if let &Action::Build { hex, ends, slot } = action {
+                let [c, r] = at(&game, hex);
+                say!("  {:>3}. {:<8} {ends:<6} on [{c}, {r}] ({}), slot {}", i + 1, kind(ends), terrain(hex), slot + 1);
+            }
+        }
+        say!(
+            "Afterwards: {} tiles still to build, {:.2} expected turns more (exact for the plan then, under the dice alone).",
+            b.remaining,
+            b.turns
+        );
+        match adv.rerolls.first() {
+            None => say!("No cube in hand: no re-roll."),
+            Some(r) => {
+                let dice: Vec<String> = r.dice.iter().map(ToString::to_string).collect();
+                let verdict = if r.turns + 1e-9 < adv.keep { "re-roll" } else { "keep the roll" };
+                say!(
+                    "Re-roll? With the position's plan held fixed: {:.2} expected turns more keeping the roll, {:.2} re-rolling {} (the best of {} re-rolls, one cube): {verdict}.",
+                    adv.keep,
+                    r.turns,
+                    dice.join(" and "),
+                    adv.rerolls.len()
+                );
+            }
+        }
+    } else if roll.is_some() {
+        say!();
+        say!("{player} cannot link all four cities any more: no use of the roll helps.");
+    }
     if let Some(path) = &a.svg {
         say!("Picture: {}", path.display());
     }
     Ok(())
+}
+
+fn advice_json(game: &Game, adv: &Advice) -> serde_json::Value {
+    let builds: Vec<serde_json::Value> = adv
+        .best
+        .builds
+        .iter()
+        .filter_map(|a| match *a {
+            Action::Build { hex, ends, slot } => Some(json!({"at": at(game, hex), "ends": ends, "slot": slot + 1})),
+            _ => None,
+        })
+        .collect();
+    let rerolls: Vec<serde_json::Value> =
+        adv.rerolls.iter().map(|r| json!({"dice": r.dice, "turns": r.turns})).collect();
+    json!({
+        "crossed": adv.best.crossed,
+        "builds": builds,
+        "remaining": adv.best.remaining,
+        "turns": adv.best.turns,
+        "considered": adv.considered,
+        "keep": adv.keep,
+        "rerolls": rerolls,
+    })
 }
 
 fn run_odds(a: OddsArgs) -> anyhow::Result<()> {

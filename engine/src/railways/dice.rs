@@ -129,6 +129,33 @@ impl fmt::Display for Roll {
     }
 }
 
+impl std::str::FromStr for Roll {
+    type Err = String;
+    /// Four faces separated by commas: the two track dice (`SS`, `CC` or `SC`, or
+    /// `straight-straight`, `curved-curved`, `straight-curved`), then the two terrain dice
+    /// (`plains`, `mountain`, `water`, `any`, or their first letters). Example: `SS,SC,plains,any`.
+    fn from_str(s: &str) -> Result<Roll, String> {
+        let parts: Vec<String> = s.split(',').map(|p| p.trim().to_ascii_lowercase()).collect();
+        let [a, b, g, h] = parts.as_slice() else {
+            return Err(format!("expected four faces like SS,SC,plains,any, found {s:?}"));
+        };
+        let track = |t: &str| match t {
+            "ss" | "straight-straight" => Ok(TrackFace::StraightStraight),
+            "cc" | "curved-curved" => Ok(TrackFace::CurvedCurved),
+            "sc" | "cs" | "straight-curved" => Ok(TrackFace::StraightCurved),
+            _ => Err(format!("{t:?} is not a track face: expected SS, CC or SC")),
+        };
+        let terrain = |t: &str| match t {
+            "p" | "plains" => Ok(TerrainFace::Plains),
+            "m" | "mountain" => Ok(TerrainFace::Mountain),
+            "w" | "water" => Ok(TerrainFace::Water),
+            "a" | "any" => Ok(TerrainFace::Any),
+            _ => Err(format!("{t:?} is not a terrain face: expected plains, mountain, water or any")),
+        };
+        Ok(Roll { track: [track(a)?, track(b)?], terrain: [terrain(g)?, terrain(h)?] })
+    }
+}
+
 /// One tile a paired roll allows: its kind and the terrain it may be built on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Slot {

@@ -4,4 +4,6 @@
 pub mod link;
 pub mod odds;
 pub mod policy;
+pub mod race;
 pub mod reference;
+pub mod roll;

@@ -1,0 +1,247 @@
+//! How many turns a player needs, on average, to build a plan under the dice: exact, by
+//! dynamic programming over how far each path of the plan is built.
+//!
+//! The plan is held fixed (its tiles, each with its kind and the terrain of its hex). Each turn
+//! the four dice are rolled (every face of the content's dice equally likely), the player pairs
+//! them either way and builds as much of the plan as the four slots allow: the next tile of any
+//! path whose start is reached, each on a slot of its kind whose terrain die allows its hex.
+//! The state is how many tiles of each path are built; the expected turns from a state are
+//! `E(S) = 1 + sum over rolls of p(roll) * min over the states S' the roll reaches of E(S')`,
+//! solved from the most built states down (a roll that builds nothing leaves S, so
+//! `E(S) = (1 + sum of the progressing rolls) / (1 - p(no progress))`). Re-rolls and the other
+//! players are left out.
+
+use std::collections::HashMap;
+
+use signalbox_engine::railways::catalogue::Content;
+use signalbox_engine::railways::dice::{Roll, Slot};
+use signalbox_engine::railways::terrain::Terrain;
+use signalbox_engine::railways::track::{Curve, Ends, TileKind};
+
+use super::link::LinkPlan;
+
+/// What a tile of a plan needs: its kind and the terrain of its hex.
+pub type Need = (TileKind, Terrain);
+
+/// A plan as the race sees it: for each path, the path it starts from (`None`: the network)
+/// and its tiles' needs in building order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Course {
+    /// (the path it starts from, its tiles' needs).
+    pub paths: Vec<(Option<usize>, Vec<Need>)>,
+}
+
+impl Course {
+    /// The course of `plan` on `content`'s map under `curve`.
+    pub fn of(plan: &LinkPlan, content: &Content, curve: Curve) -> Course {
+        let need = |&(hex, ends): &(signalbox_engine::grid::hex::Hex, Ends)| {
+            (ends.kind(curve).unwrap_or(TileKind::Straight), content.terrain(hex).unwrap_or(Terrain::Plains))
+        };
+        let paths = plan
+            .paths
+            .iter()
+            .map(|p| {
+                let parent = p.from.and_then(|c| plan.paths.iter().position(|q| q.to == c));
+                (parent, p.tiles.iter().map(need).collect())
+            })
+            .collect();
+        Course { paths }
+    }
+
+    fn open(&self, state: &[u8], i: usize) -> bool {
+        let (parent, needs) = &self.paths[i];
+        usize::from(state[i]) < needs.len() && parent.is_none_or(|p| usize::from(state[p]) == self.paths[p].1.len())
+    }
+
+    /// Every state the slots reach from `state` (itself included).
+    fn reach(&self, state: &[u8], slots: &[Slot; 4], used: &mut [bool; 4], out: &mut Vec<Vec<u8>>) {
+        if !out.iter().any(|s| s == state) {
+            out.push(state.to_vec());
+        }
+        for i in 0..self.paths.len() {
+            if !self.open(state, i) {
+                continue;
+            }
+            let (kind, terrain) = self.paths[i].1[usize::from(state[i])];
+            for k in 0..4 {
+                if used[k] || slots[k].kind != kind || !slots[k].terrain.allows(terrain) {
+                    continue;
+                }
+                used[k] = true;
+                let mut next = state.to_vec();
+                next[i] += 1;
+                self.reach(&next, slots, used, out);
+                used[k] = false;
+                // Slots alike give the same states.
+                break;
+            }
+        }
+    }
+}
+
+/// The rolls by what matters to a pairing: both track faces and both terrain faces, with their
+/// probabilities.
+fn rolls(content: &Content) -> Vec<(Roll, f64)> {
+    let d = &content.dice;
+    let mut counts: HashMap<Roll, u32> = HashMap::new();
+    for a in d.track {
+        for b in d.track {
+            for g in d.terrain {
+                for h in d.terrain {
+                    *counts.entry(Roll { track: [a, b], terrain: [g, h] }).or_default() += 1;
+                }
+            }
+        }
+    }
+    let mut out: Vec<(Roll, f64)> = counts.into_iter().map(|(r, n)| (r, f64::from(n) / 1296.0)).collect();
+    out.sort_by(|a, b| format!("{:?}", a.0).cmp(&format!("{:?}", b.0)));
+    out
+}
+
+/// The expected number of turns to build `course` from nothing built, on `content`'s dice;
+/// infinite when some tile can never be built.
+pub fn expected_turns(course: &Course, content: &Content) -> f64 {
+    let rolls = rolls(content);
+    let mut memo: HashMap<Vec<u8>, f64> = HashMap::new();
+    let start = vec![0u8; course.paths.len()];
+    value(course, &rolls, &start, &mut memo)
+}
+
+/// The expected number of turns after this one to build `course` when this turn's dice show
+/// `roll` (the better pairing and builds taken), from nothing built.
+pub fn expected_turns_from(course: &Course, content: &Content, roll: Roll) -> f64 {
+    let rolls = rolls(content);
+    let mut memo: HashMap<Vec<u8>, f64> = HashMap::new();
+    let start = vec![0u8; course.paths.len()];
+    let mut best = f64::INFINITY;
+    for crossed in [false, true] {
+        let mut reached = Vec::new();
+        course.reach(&start, &roll.slots(crossed), &mut [false; 4], &mut reached);
+        for s in &reached {
+            best = best.min(value(course, &rolls, s, &mut memo));
+        }
+    }
+    best
+}
+
+fn value(course: &Course, rolls: &[(Roll, f64)], state: &[u8], memo: &mut HashMap<Vec<u8>, f64>) -> f64 {
+    if let Some(&v) = memo.get(state) {
+        return v;
+    }
+    if course.paths.iter().enumerate().all(|(i, p)| usize::from(state[i]) == p.1.len()) {
+        return 0.0;
+    }
+    let mut stuck = 0.0;
+    let mut sum = 0.0;
+    for &(roll, p) in rolls {
+        let mut best = f64::INFINITY;
+        for crossed in [false, true] {
+            let mut reached = Vec::new();
+            course.reach(state, &roll.slots(crossed), &mut [false; 4], &mut reached);
+            for s in reached.iter().filter(|s| s.as_slice() != state) {
+                best = best.min(value(course, rolls, s, memo));
+            }
+        }
+        if best.is_finite() {
+            sum += p * best;
+        } else {
+            stuck += p;
+        }
+    }
+    let v = if stuck >= 1.0 - 1e-12 { f64::INFINITY } else { (1.0 + sum) / (1.0 - stuck) };
+    memo.insert(state.to_vec(), v);
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+    use signalbox_engine::railways::catalogue::Content;
+    use signalbox_engine::railways::dice::Roll;
+
+    use super::*;
+
+    /// The reference: play the course many times with random dice, each turn taking the pairing
+    /// and builds that leave the fewest expected turns, and average the turns taken (with the
+    /// standard error of the mean).
+    fn simulated(course: &Course, content: &Content, games: usize, seed: u64) -> (f64, f64) {
+        let rolls = rolls(content);
+        let mut memo = HashMap::new();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut total = 0.0;
+        let mut squares = 0.0;
+        for _ in 0..games {
+            let mut state = vec![0u8; course.paths.len()];
+            let mut turns = 0.0;
+            while value(course, &rolls, &state, &mut memo) > 0.0 {
+                turns += 1.0;
+                let roll = Roll::random(&content.dice, &mut rng);
+                let mut reached = Vec::new();
+                for crossed in [false, true] {
+                    course.reach(&state, &roll.slots(crossed), &mut [false; 4], &mut reached);
+                }
+                let best = reached
+                    .into_iter()
+                    .min_by(|a, b| value(course, &rolls, a, &mut memo).total_cmp(&value(course, &rolls, b, &mut memo)));
+                if let Some(b) = best {
+                    state = b;
+                }
+            }
+            total += turns;
+            squares += turns * turns;
+        }
+        let n = games as f64;
+        let mean = total / n;
+        (mean, ((squares / n - mean * mean) / n).sqrt())
+    }
+
+    #[test]
+    fn one_tile_takes_one_over_the_chance_a_roll_fits_it() {
+        let content = Content::house();
+        let course = Course { paths: vec![(None, vec![(TileKind::Curved, Terrain::Water)])] };
+        // A roll fits when a track die shows a curve and a terrain die shows water or any.
+        let mut fits = 0;
+        let d = &content.dice;
+        for a in d.track {
+            for b in d.track {
+                for g in d.terrain {
+                    for h in d.terrain {
+                        let roll = Roll { track: [a, b], terrain: [g, h] };
+                        let ok = [false, true].iter().any(|&c| {
+                            roll.slots(c).iter().any(|s| s.kind == TileKind::Curved && s.terrain.allows(Terrain::Water))
+                        });
+                        fits += u32::from(ok);
+                    }
+                }
+            }
+        }
+        let expected = 1296.0 / f64::from(fits);
+        assert!((expected_turns(&course, &content) - expected).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_exact_value_agrees_with_simulation_on_random_courses() {
+        let content = Content::house();
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let kinds = [TileKind::Straight, TileKind::Curved];
+        let terrains = [Terrain::Plains, Terrain::Mountain, Terrain::Water];
+        for case in 0..12 {
+            let mut paths = Vec::new();
+            for p in 0..rng.random_range(1..=3usize) {
+                let parent = if p > 0 && rng.random() { Some(rng.random_range(0..p)) } else { None };
+                let needs = (0..rng.random_range(1..=4))
+                    .map(|_| (kinds[rng.random_range(0..2)], terrains[rng.random_range(0..3)]))
+                    .collect();
+                paths.push((parent, needs));
+            }
+            let course = Course { paths };
+            let exact = expected_turns(&course, &content);
+            let (mean, se) = simulated(&course, &content, 4000, case);
+            assert!(
+                (exact - mean).abs() < 4.0 * se + 1e-9,
+                "case {case}: exact {exact}, simulated {mean} ± {se}: {course:?}"
+            );
+        }
+    }
+}

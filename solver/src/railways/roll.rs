@@ -1,0 +1,255 @@
+//! The best use of a roll: every pairing and every sequence of legal builds (a tile off every
+//! minimum plan may still turn the track so that the next tiles fit the dice), each end of turn
+//! valued by the fewest tiles still needed and the expected turns to build them
+//! ([`super::race`]); and
+//! whether spending a cube on re-rolling one or two dice first pays, by the same expected turns
+//! with the plan of the position held fixed.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use signalbox_engine::grid::hex::Hex;
+use signalbox_engine::railways::colour::Colour;
+use signalbox_engine::railways::dice::{Die, Roll};
+use signalbox_engine::railways::game::{Action, Game, Phase};
+use signalbox_engine::railways::track::Ends;
+
+use super::link::{LinkPlan, min_link};
+use super::race::{Course, expected_turns, expected_turns_from};
+
+/// One use of the roll.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Use {
+    /// The pairing.
+    pub crossed: bool,
+    /// The builds, in order.
+    pub builds: Vec<Action>,
+    /// The fewest tiles still needed after them.
+    pub remaining: usize,
+    /// The expected turns after this one to build those tiles (exact for the plan found then).
+    pub turns: f64,
+}
+
+/// A re-roll and what it is worth.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reroll {
+    /// The dice rolled again.
+    pub dice: Vec<Die>,
+    /// The expected turns after this one, averaged over the new faces (the plan held fixed).
+    pub turns: f64,
+}
+
+/// The advice for a roll.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Advice {
+    /// The best use: among the ends of turn that leave the fewest tiles or one more, the fewest
+    /// expected turns, then the fewest tiles.
+    pub best: Use,
+    /// The ends of turn valued: those that leave the fewest tiles any use of the roll leaves, or
+    /// one more.
+    pub considered: usize,
+    /// The fewest tiles still needed after any use of the roll.
+    pub fewest: usize,
+    /// The expected turns after this one with the roll as it is, by the fixed plan (to compare
+    /// with the re-rolls).
+    pub keep: f64,
+    /// Each re-roll of one or two dice with its expected turns, best first (empty without a
+    /// cube in hand).
+    pub rerolls: Vec<Reroll>,
+}
+
+/// A player's tiles on the board, to tell ends of turn apart.
+type Track = BTreeSet<(Hex, Ends)>;
+
+/// The player to move's tiles on the board.
+fn track(game: &Game, colour: Colour) -> Track {
+    game.tiles().iter().filter(|t| t.owner == colour).map(|t| (t.hex, t.ends)).collect()
+}
+
+/// The advice for `roll` to the player to move in `game` (at the start of a turn); `None` when
+/// the game is over or the player cannot link their cities any more.
+pub fn best_use(game: &Game, roll: Roll) -> Option<Advice> {
+    if game.is_over() || game.phase() != Phase::Roll {
+        return None;
+    }
+    let colour = game.players()[game.active()].colour;
+    let mut rolled = game.clone();
+    rolled.apply(&Action::Roll { roll }).ok()?;
+    let (start_plan, _) = min_link(&rolled, colour)?;
+    let start = start_plan.tiles.len();
+    // The nodes searched: the track, the pairing, the slots used (the same track with other
+    // slots left may lead further).
+    let mut seen: BTreeSet<(Track, bool, [bool; 4])> = BTreeSet::new();
+    let used = |g: &Game| g.slots().map_or([false; 4], |s| s.map(|(_, u)| u));
+    // Every end of turn reached: its track, and the first way found to it.
+    let mut ends: BTreeMap<Track, (bool, Vec<Action>, LinkPlan)> = BTreeMap::new();
+    let mut fewest = start;
+    for crossed in [false, true] {
+        let mut paired = rolled.clone();
+        paired.apply(&Action::Pair { crossed }).ok()?;
+        // Depth first, the builds that leave the fewest tiles first; a node whose every
+        // continuation must leave more than one tile above the fewest found is cut off (a build
+        // lowers the fewest tiles needed by one at most).
+        let mut stack: Vec<(Game, Vec<Action>, LinkPlan)> = vec![(paired, Vec::new(), start_plan.clone())];
+        while let Some((g, builds, plan)) = stack.pop() {
+            let remaining = plan.tiles.len();
+            let left = used(&g).iter().filter(|&&u| !u).count();
+            if remaining.saturating_sub(left) > fewest + 1 || !seen.insert((track(&g, colour), crossed, used(&g))) {
+                continue;
+            }
+            fewest = fewest.min(remaining);
+            ends.entry(track(&g, colour)).or_insert_with(|| (crossed, builds.clone(), plan.clone()));
+            let mut children = Vec::new();
+            for b in g.legal_builds() {
+                let mut next = g.clone();
+                if next.apply(&b).is_err() || seen.contains(&(track(&next, colour), crossed, used(&next))) {
+                    continue;
+                }
+                let Some((p, _)) = min_link(&next, colour) else { continue };
+                let mut more = builds.clone();
+                more.push(b);
+                children.push((next, more, p));
+            }
+            // The stack pops the last first: the fewest tiles last.
+            children.sort_by_key(|c| std::cmp::Reverse(c.2.tiles.len()));
+            stack.extend(children);
+        }
+    }
+    // The ends that leave the fewest tiles or one more, each valued exactly.
+    let mut best: Option<Use> = None;
+    let mut considered = 0;
+    for (crossed, builds, plan) in ends.into_values() {
+        let remaining = plan.tiles.len();
+        if remaining > fewest + 1 {
+            continue;
+        }
+        considered += 1;
+        let turns = expected_turns(&Course::of(&plan, game.content(), game.options().curve), game.content());
+        if best.as_ref().is_none_or(|b| (turns, remaining) < (b.turns, b.remaining)) {
+            best = Some(Use { crossed, builds, remaining, turns });
+        }
+    }
+    let best = best?;
+    // The re-rolls, by the plan of the position held fixed.
+    let course = Course::of(&start_plan, game.content(), game.options().curve);
+    let value = |r: Roll| expected_turns_from(&course, game.content(), r);
+    let keep = value(roll);
+    let mut rerolls = Vec::new();
+    if game.players()[game.active()].cubes > 0 {
+        let dice = [Die::Track(0), Die::Track(1), Die::Terrain(0), Die::Terrain(1)];
+        let mut options: Vec<Vec<Die>> = dice.iter().map(|&d| vec![d]).collect();
+        for i in 0..4 {
+            for j in i + 1..4 {
+                options.push(vec![dice[i], dice[j]]);
+            }
+        }
+        for option in options {
+            let mut total = 0.0;
+            let mut count = 0.0;
+            for_each_outcome(game, roll, &option, &mut |r| {
+                total += value(r);
+                count += 1.0;
+            });
+            rerolls.push(Reroll { dice: option, turns: total / count });
+        }
+        rerolls.sort_by(|a, b| a.turns.total_cmp(&b.turns));
+    }
+    Some(Advice { best, considered, fewest, keep, rerolls })
+}
+
+/// Calls `f` with every roll `dice` rolled again from `roll` can give, each face equally likely.
+fn for_each_outcome(game: &Game, roll: Roll, dice: &[Die], f: &mut dyn FnMut(Roll)) {
+    let faces = &game.content().dice;
+    match dice.split_first() {
+        None => f(roll),
+        Some((&die, rest)) => {
+            for k in 0..6 {
+                let mut r = roll;
+                match die {
+                    Die::Track(i) => r.track[usize::from(i) & 1] = faces.track[k],
+                    Die::Terrain(i) => r.terrain[usize::from(i) & 1] = faces.terrain[k],
+                }
+                for_each_outcome(game, r, rest, f);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use signalbox_engine::railways::terrain::TerrainFace;
+
+    use super::*;
+    use crate::railways::reference::small_game;
+
+    /// Replays the advice's use from the position: legal, and leaving the tiles it says.
+    fn replay(game: &Game, roll: Roll, advice: &Advice) -> Game {
+        let mut g = game.clone();
+        g.apply(&Action::Roll { roll }).expect("the roll");
+        g.apply(&Action::Pair { crossed: advice.best.crossed }).expect("the pairing");
+        for b in &advice.best.builds {
+            g.apply(b).expect("a legal build");
+        }
+        g
+    }
+
+    /// The fewest tiles still needed after any sequence of builds the roll allows, by trying
+    /// every one.
+    fn fewest_by_brute_force(game: &Game, roll: Roll, colour: Colour) -> usize {
+        let mut best = usize::MAX;
+        for crossed in [false, true] {
+            let mut g = game.clone();
+            let _ = g.apply(&Action::Roll { roll });
+            let _ = g.apply(&Action::Pair { crossed });
+            let mut stack = vec![g];
+            let mut seen = BTreeSet::new();
+            while let Some(g) = stack.pop() {
+                let used = g.slots().map_or([false; 4], |s| s.map(|(_, u)| u));
+                if !seen.insert((track(&g, colour), used)) {
+                    continue;
+                }
+                best = best.min(min_link(&g, colour).map_or(usize::MAX, |(p, _)| p.tiles.len()));
+                for b in g.legal_builds() {
+                    let mut next = g.clone();
+                    if next.apply(&b).is_ok() {
+                        stack.push(next);
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn the_best_use_replays_and_the_search_reaches_the_fewest_tiles_any_use_leaves() {
+        let rolls: Vec<Roll> = ["SS,SC,plains,any", "CC,SC,water,mountain", "SC,SC,any,any"]
+            .iter()
+            .map(|r| r.parse().expect("a roll"))
+            .collect();
+        use rayon::prelude::*;
+        let checked: usize = (0..200u64)
+            .into_par_iter()
+            .map(|index| {
+                let Some(game) = small_game(index) else { return 0 };
+                // Blue's turn at its start (the small games' terrain dice show "any" only: the
+                // rolls keep to that face).
+                if game.phase() != Phase::Roll || game.active() != 0 {
+                    return 0;
+                }
+                let mut checked = 0;
+                for roll in &rolls {
+                    let roll = Roll { terrain: [TerrainFace::Any; 2], ..*roll };
+                    let colour = game.players()[0].colour;
+                    let Some(advice) = best_use(&game, roll) else { continue };
+                    let after = replay(&game, roll, &advice);
+                    let left = min_link(&after, colour).map(|(p, _)| p.tiles.len());
+                    assert_eq!(left, Some(advice.best.remaining), "small game {index}");
+                    assert!(advice.best.remaining >= advice.fewest);
+                    assert_eq!(advice.fewest, fewest_by_brute_force(&game, roll, colour), "small game {index}");
+                    checked += 1;
+                }
+                checked
+            })
+            .sum();
+        assert!(checked >= 40, "only {checked} cases");
+    }
+}
