@@ -1,5 +1,5 @@
 //! Writes `engine/data/railways/sample-position.json`, the embedded sample position: four players
-//! on the house map, seed 7, twelve turns played by players following their minimum link plans.
+//! on the house map, seed 7, twelve turns played by the plan-following players of `solver/src/railways/policy.rs`.
 //!
 //! ```text
 //! cargo run --release --example railways_sample

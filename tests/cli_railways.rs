@@ -57,17 +57,25 @@ fn plan_prints_each_players_fewest_tiles_and_the_json_plan_links_in_the_engine()
         assert!(after.has_linked_all(colour), "{player}'s plan links its cities");
         // The text's count for the player is the JSON's.
         assert!(text.contains(&format!("{player:<7} {n:>3} tiles")), "{text}");
+        let mine = v["players"].as_array().expect("players").iter().find(|p| p["colour"] == player).cloned();
+        let turns = mine.and_then(|p| p["expected_turns"].as_f64()).expect("expected turns");
+        assert!(turns >= (n as f64 / 4.0).ceil(), "at most four tiles a turn: {turns} turns for {n} tiles");
     }
 }
 
 #[test]
 fn plan_with_a_roll_advises_a_use_the_engine_plays_and_the_re_rolls() {
-    let (code, out, err) = run(&["railways", "plan", "--roll", "SS,SC,plains,any", "--json"]);
+    // The sample with two cubes in blue's hand, to pay for a re-roll.
+    let mut position: Value = serde_json::from_str(SAMPLE_POSITION_JSON).expect("the sample");
+    position["cubes"]["blue"] = 2.into();
+    let file = temp("two-cubes.json");
+    std::fs::write(&file, position.to_string()).expect("written");
+    let path = file.to_str().expect("a path");
+    let (code, out, err) = run(&["railways", "plan", path, "--roll", "SS,SC,plains,any", "--json"]);
     assert_eq!(code, Some(0), "{err}");
     let v: Value = serde_json::from_str(&out).expect("JSON");
     let advice = &v["roll"];
-    let mut game =
-        Game::from_json(Arc::new(Content::house()), SAMPLE_POSITION_LABEL, SAMPLE_POSITION_JSON).expect("the sample");
+    let mut game = Game::from_json(Arc::new(Content::house()), path, &position.to_string()).expect("the position");
     let roll: Roll = "SS,SC,plains,any".parse().expect("a roll");
     game.apply(&Action::Roll { roll }).expect("the roll");
     game.apply(&Action::Pair { crossed: advice["crossed"].as_bool().expect("crossed") }).expect("the pairing");
@@ -81,10 +89,19 @@ fn plan_with_a_roll_advises_a_use_the_engine_plays_and_the_re_rolls() {
     let left = min_link(&game, colour).map(|(p, _)| p.tiles.len() as u64);
     assert_eq!(left, advice["remaining"].as_u64(), "the tiles left after the advised use");
     assert!(advice["turns"].as_f64().expect("turns") > 0.0);
-    assert_eq!(advice["rerolls"].as_array().expect("rerolls").len(), 10, "4 single dice and 6 pairs");
-    let (code, text, _) = run(&["railways", "plan", "--roll", "SS,SC,plains,any"]);
+    let rerolls = advice["rerolls"].as_array().expect("rerolls");
+    assert_eq!(rerolls.len(), 10, "four single dice and six pairs");
+    let turns: Vec<f64> = rerolls.iter().map(|r| r["turns"].as_f64().expect("turns")).collect();
+    assert!(turns.windows(2).all(|w| w[0] <= w[1]), "best first: {turns:?}");
+    let (code, text, _) = run(&["railways", "plan", path, "--roll", "SS,SC,plains,any"]);
     assert_eq!(code, Some(0));
     assert!(text.contains("Best use") && text.contains("Re-roll?"), "{text}");
+    // Without a cube, no re-roll is offered.
+    position["cubes"]["blue"] = 0.into();
+    std::fs::write(&file, position.to_string()).expect("written");
+    let (_, out, _) = run(&["railways", "plan", path, "--roll", "SS,SC,plains,any", "--json"]);
+    let v: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(v["roll"]["rerolls"].as_array().map(Vec::len), Some(0));
 }
 
 #[test]

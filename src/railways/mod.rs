@@ -16,6 +16,7 @@ use signalbox_engine::railways::position::{SAMPLE_POSITION_JSON, SAMPLE_POSITION
 use signalbox_engine::railways::track::Ends;
 use signalbox_solver::railways::link::{LinkPlan, min_link};
 use signalbox_solver::railways::odds::odds;
+use signalbox_solver::railways::race::{Course, expected_turns};
 use signalbox_solver::railways::roll::{Advice, best_use};
 
 use crate::input::{bad, text_or_embedded, write_new};
@@ -39,8 +40,10 @@ enum Command {
     /// tiles only on hexes between the cities, one tile of the player per hex, no entry into
     /// another colour's city, at most two connections to a gray city, each city side entered
     /// once, the curves of the game's options (docs/rules/railways-express.md). Terrain does not
-    /// change the count (a die face builds anywhere) but is printed for each tile. The plan is
-    /// replayed by the rules engine before it is printed. With no POSITION, an embedded sample
+    /// change the count (a die face builds anywhere) but is printed for each tile, and it sets
+    /// the expected turns each plan takes under the dice (exact for that plan, by dynamic
+    /// programming; the other players and re-rolls left out). The plan is replayed by the rules
+    /// engine before it is printed. With no POSITION, an embedded sample
     /// position is planned.
     ///
     /// Examples:
@@ -58,8 +61,10 @@ enum Command {
     #[command(verbatim_doc_comment)]
     Plan(PlanArgs),
     /// Each player's chance to win from the position, by playing it out many times: every
-    /// player follows its minimum link plan (pairs the dice to build the most of it, re-rolls the
-    /// terrain dice with a cube when nothing fits). Prints each chance with its 95% interval.
+    /// player follows its minimum link plan and plays each roll at its best for that plan (the
+    /// pairing and builds that leave the fewest expected turns, and a re-roll with a cube when
+    /// one lowers them; the same reckoning as plan --roll with the plan held fixed). Prints each
+    /// chance with its 95% interval.
     ///
     /// Game i rolls its dice from seed SEED + i, so the answer is the same on every machine and
     /// thread count.
@@ -84,7 +89,7 @@ struct PlanArgs {
     #[arg(long, value_name = "DICE")]
     roll: Option<String>,
     /// Print JSON: `tiles` (the fewest), `plan` (each tile's hex, sides and terrain), `to_link`,
-    /// and every player's fewest tiles.
+    /// every player's fewest tiles and expected turns, and with --roll the advice (`roll`).
     #[arg(long)]
     json: bool,
     /// Draw the map, the track and the plan (dashed) to FILE (SVG).
@@ -102,8 +107,8 @@ struct PlanArgs {
 struct OddsArgs {
     /// A position (JSON, docs/formats/railways-position.md); default: the embedded sample.
     position: Option<PathBuf>,
-    /// Games to play out.
-    #[arg(long, default_value_t = 1000)]
+    /// Games to play out (500 give intervals about 4 points either side of an even chance).
+    #[arg(long, default_value_t = 500)]
     games: usize,
     /// The seed of the first game's dice.
     #[arg(long, default_value_t = 1)]
@@ -185,6 +190,13 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
     let all: Vec<(Colour, Option<LinkPlan>)> =
         game.players().iter().map(|p| (p.colour, min_link(&game, p.colour).map(|(plan, _)| plan))).collect();
     let seconds = started.elapsed().as_secs_f64();
+    // The expected turns to build each plan under the dice alone (exact for that plan).
+    let turns: Vec<Option<f64>> = all
+        .iter()
+        .map(|(_, p)| {
+            p.as_ref().map(|p| expected_turns(&Course::of(p, game.content(), game.options().curve), game.content()))
+        })
+        .collect();
     let plan = all.iter().find(|(c, _)| *c == player).and_then(|(_, p)| p.clone());
     // The certificate: the engine builds the plan from the position and the cities are linked.
     if let Some(p) = &plan {
@@ -213,8 +225,9 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
             .collect();
         let players: Vec<serde_json::Value> = all
             .iter()
-            .map(|(c, p)| {
-                json!({"colour": c, "tiles": p.as_ref().map(|p| p.tiles.len()), "to_link": p.as_ref().map(|p| city_names(&game, &p.to_link))})
+            .zip(&turns)
+            .map(|((c, p), t)| {
+                json!({"colour": c, "tiles": p.as_ref().map(|p| p.tiles.len()), "expected_turns": t, "to_link": p.as_ref().map(|p| city_names(&game, &p.to_link))})
             })
             .collect();
         let out = json!({
@@ -234,12 +247,13 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
     let mover = game.players()[game.active()].colour;
     say!("Railways Express · {label} · {} players, {mover} to play (turn {})", game.players().len(), game.turns() + 1);
     say!("Map: {}", content_label(game.content()));
-    say!("Fewest tiles still to build to link all four cities (proven):");
-    for (c, p) in &all {
+    say!("Fewest tiles still to build to link all four cities (proven), and the turns that plan takes on average:");
+    for ((c, p), t) in all.iter().zip(&turns) {
         match p {
             Some(p) => {
                 let linked = 4 - p.to_link.len();
-                say!("  {c:<7} {:>3} tiles  ({linked} of 4 cities linked)", p.tiles.len());
+                let t = t.map_or("-".to_string(), |t| format!("{t:.2}"));
+                say!("  {c:<7} {:>3} tiles  {t:>6} turns  ({linked} of 4 cities linked)", p.tiles.len());
             }
             None => say!("  {c:<7}   -    no way left to link all four cities"),
         }
@@ -374,7 +388,7 @@ fn run_odds(a: OddsArgs) -> anyhow::Result<()> {
     let mover = game.players()[game.active()].colour;
     say!("Railways Express · {label} · {mover} to play (turn {})", game.turns() + 1);
     say!(
-        "Win chances over {} games played out (every player following its minimum link plan; seeds {} to {}):",
+        "Win chances over {} games played out (every player playing each roll at its best for its minimum link plan; seeds {} to {}):",
         result.games,
         a.seed,
         a.seed + result.games as u64 - 1

@@ -1,5 +1,5 @@
 //! Win chances by simulation: games played out from a position, every player following its
-//! minimum link plan ([`super::policy::play_turn`]), the dice drawn from seeded generators (game
+//! minimum link plan and playing each roll at its best for it ([`super::policy::play_turn`]), the dice drawn from seeded generators (game
 //! `i` from seed `seed + i`, so the answer is the same whatever the thread count).
 
 use rand::SeedableRng;

@@ -1,44 +1,16 @@
-//! A player that follows a minimum link plan ([`super::link::min_link`]): each turn it plans,
-//! pairs the dice the way that builds more of the plan, spends a cube on re-rolling the terrain
-//! dice when neither pairing builds anything, builds the plan's tiles as the slots allow, and
-//! ends the turn. Used to play games out and to estimate the odds ([`super::odds`]).
+//! A player that follows a minimum link plan ([`super::link::min_link`]) and plays each roll at
+//! its best for that plan ([`super::race::Race`]): each turn it plans, spends a cube on the
+//! re-roll of one or two dice that most lowers the expected turns still needed (while one does
+//! and a cube is left), then pairs the dice and builds the plan's tiles that leave the fewest
+//! expected turns. Used to play games out and to estimate the odds ([`super::odds`]).
 
 use rand::Rng;
-use rand::RngExt;
-use signalbox_engine::railways::dice::{Die, Roll};
+use signalbox_engine::railways::dice::Roll;
 use signalbox_engine::railways::game::{Action, Game, Illegal, Phase};
 
-use super::link::{LinkPlan, min_link};
-
-/// The builds of `plan` the player to move can make now with the paired dice, in order: each
-/// time the first tile of the plan not yet built that the rules allow with a slot left.
-fn builds(game: &Game, plan: &LinkPlan) -> Vec<Action> {
-    let mut g = game.clone();
-    let mut out = Vec::new();
-    let mut left: Vec<_> = plan.tiles.clone();
-    'next: loop {
-        for (i, &(hex, ends)) in left.iter().enumerate() {
-            for slot in 0..4u8 {
-                let action = Action::Build { hex, ends, slot };
-                if g.apply(&action).is_ok() {
-                    out.push(action);
-                    left.remove(i);
-                    continue 'next;
-                }
-            }
-        }
-        return out;
-    }
-}
-
-/// The tiles of `plan` the dice `roll` would build with pairing `crossed`.
-fn with_pairing(game: &Game, plan: &LinkPlan, crossed: bool) -> Vec<Action> {
-    let mut g = game.clone();
-    if g.apply(&Action::Pair { crossed }).is_err() {
-        return Vec::new();
-    }
-    builds(&g, plan)
-}
+use super::link::min_link;
+use super::race::{Course, Race};
+use super::roll::reroll_options;
 
 /// Plays one turn of the player to move from its start (the dice drawn from `rng`): the actions
 /// played, or the one the engine refused (a bug, reported rather than hidden).
@@ -54,26 +26,40 @@ pub fn play_turn<R: Rng + ?Sized>(game: &mut Game, rng: &mut R) -> Result<Vec<Ac
     }
     let seat = game.active();
     let colour = game.players()[seat].colour;
-    let plan = min_link(game, colour).map(|(p, _)| p).unwrap_or(LinkPlan {
-        tiles: Vec::new(),
-        to_link: Vec::new(),
-        paths: Vec::new(),
-    });
-    loop {
-        let best = [false, true].map(|c| with_pairing(game, &plan, c).len());
-        if best.iter().any(|&n| n > 0) || game.players()[seat].cubes == 0 || plan.tiles.is_empty() {
+    let Some((plan, _)) = min_link(game, colour) else {
+        play(game, Action::Pair { crossed: false }, &mut actions)?;
+        play(game, Action::End, &mut actions)?;
+        return Ok(actions);
+    };
+    let content = game.content().clone();
+    let course = Course::of(&plan, &content, game.options().curve);
+    let mut race = Race::new(&course, &content);
+    let start = vec![0u8; course.paths.len()];
+    while game.players()[seat].cubes > 0 && !plan.tiles.is_empty() {
+        let Some(roll) = game.roll() else { break };
+        let keep = race.choose(&start, roll).2;
+        let best = reroll_options()
+            .into_iter()
+            .map(|dice| {
+                let v = race.reroll(&start, roll, &dice);
+                (v, dice)
+            })
+            .min_by(|a, b| a.0.total_cmp(&b.0));
+        let Some((v, dice)) = best else { break };
+        if v + 1e-9 >= keep {
             break;
         }
-        let Some(roll) = game.roll() else { break };
-        let dice = vec![Die::Terrain(0), Die::Terrain(1)];
-        let roll = roll.reroll(&game.content().dice, &dice, rng);
+        let roll = roll.reroll(&content.dice, &dice, rng);
         play(game, Action::Reroll { dice, roll }, &mut actions)?;
     }
-    let [straight, crossed] = [false, true].map(|c| with_pairing(game, &plan, c).len());
-    let crossed = crossed > straight || (crossed == straight && rng.random());
+    let Some(roll) = game.roll() else { return Ok(actions) };
+    let (crossed, steps, _) = race.choose(&start, roll);
     play(game, Action::Pair { crossed }, &mut actions)?;
-    for action in builds(game, &plan) {
-        play(game, action, &mut actions)?;
+    let mut built = vec![0usize; course.paths.len()];
+    for (path, slot) in steps {
+        let (hex, ends) = plan.paths[path].tiles[built[path]];
+        built[path] += 1;
+        play(game, Action::Build { hex, ends, slot: slot as u8 }, &mut actions)?;
     }
     play(game, Action::End, &mut actions)?;
     Ok(actions)

@@ -53,6 +53,41 @@ impl Course {
         usize::from(state[i]) < needs.len() && parent.is_none_or(|p| usize::from(state[p]) == self.paths[p].1.len())
     }
 
+    /// Every state the slots reach from `state` with the steps that reach it (the empty use
+    /// included), slots alike tried once.
+    fn steps(
+        &self,
+        state: &[u8],
+        slots: &[Slot; 4],
+        used: &mut [bool; 4],
+        so_far: &mut Vec<Step>,
+        out: &mut Vec<(Vec<u8>, Vec<Step>)>,
+    ) {
+        if !out.iter().any(|(s, _)| s == state) {
+            out.push((state.to_vec(), so_far.clone()));
+        }
+        for i in 0..self.paths.len() {
+            if !self.open(state, i) {
+                continue;
+            }
+            let (kind, terrain) = self.paths[i].1[usize::from(state[i])];
+            let mut tried: Vec<Slot> = Vec::new();
+            for k in 0..4 {
+                if used[k] || slots[k].kind != kind || !slots[k].terrain.allows(terrain) || tried.contains(&slots[k]) {
+                    continue;
+                }
+                tried.push(slots[k]);
+                used[k] = true;
+                so_far.push((i, k));
+                let mut next = state.to_vec();
+                next[i] += 1;
+                self.steps(&next, slots, used, so_far, out);
+                so_far.pop();
+                used[k] = false;
+            }
+        }
+    }
+
     /// Every state the slots reach from `state` (itself included).
     fn reach(&self, state: &[u8], slots: &[Slot; 4], used: &mut [bool; 4], out: &mut Vec<Vec<u8>>) {
         if !out.iter().any(|s| s == state) {
@@ -63,17 +98,18 @@ impl Course {
                 continue;
             }
             let (kind, terrain) = self.paths[i].1[usize::from(state[i])];
+            // Slots alike give the same states: each tried once.
+            let mut tried: Vec<Slot> = Vec::new();
             for k in 0..4 {
-                if used[k] || slots[k].kind != kind || !slots[k].terrain.allows(terrain) {
+                if used[k] || slots[k].kind != kind || !slots[k].terrain.allows(terrain) || tried.contains(&slots[k]) {
                     continue;
                 }
+                tried.push(slots[k]);
                 used[k] = true;
                 let mut next = state.to_vec();
                 next[i] += 1;
                 self.reach(&next, slots, used, out);
                 used[k] = false;
-                // Slots alike give the same states.
-                break;
             }
         }
     }
@@ -98,6 +134,71 @@ fn rolls(content: &Content) -> Vec<(Roll, f64)> {
     out
 }
 
+/// A course under the dice, its values remembered: the expected turns from each state, and the
+/// best pairing and builds for a roll.
+pub struct Race<'c> {
+    course: &'c Course,
+    rolls: Vec<(Roll, f64)>,
+    faces: signalbox_engine::railways::dice::DiceFaces,
+    memo: HashMap<Vec<u8>, f64>,
+}
+
+/// One step of building a course: the path and the slot its next tile takes.
+pub type Step = (usize, usize);
+
+impl<'c> Race<'c> {
+    /// The race of `course` on `content`'s dice.
+    pub fn new(course: &'c Course, content: &Content) -> Race<'c> {
+        Race { course, rolls: rolls(content), faces: content.dice.clone(), memo: HashMap::new() }
+    }
+
+    /// The expected turns to finish from `state` (tiles built per path).
+    pub fn value(&mut self, state: &[u8]) -> f64 {
+        value(self.course, &self.rolls, state, &mut self.memo)
+    }
+
+    /// The best use of `roll` from `state`: the pairing, the steps (in an order the rules
+    /// allow), and the expected turns after this one.
+    pub fn choose(&mut self, state: &[u8], roll: Roll) -> (bool, Vec<Step>, f64) {
+        let mut best = (false, Vec::new(), self.value(state));
+        for crossed in [false, true] {
+            let slots = roll.slots(crossed);
+            let mut found: Vec<(Vec<u8>, Vec<Step>)> = Vec::new();
+            self.course.steps(state, &slots, &mut [false; 4], &mut Vec::new(), &mut found);
+            for (s, steps) in found {
+                let v = self.value(&s);
+                if v + 1e-12 < best.2 || (v <= best.2 + 1e-12 && steps.len() > best.1.len()) {
+                    best = (crossed, steps, v);
+                }
+            }
+        }
+        best
+    }
+
+    /// The expected turns after this one from `state` when `dice` of `roll` are rolled again
+    /// (averaged over their new faces), each outcome used at its best.
+    pub fn reroll(&mut self, state: &[u8], roll: Roll, dice: &[signalbox_engine::railways::dice::Die]) -> f64 {
+        use signalbox_engine::railways::dice::Die;
+        let mut outcomes = vec![roll];
+        for die in dice {
+            let mut next = Vec::new();
+            for r in &outcomes {
+                for k in 0..6 {
+                    let mut r = *r;
+                    match *die {
+                        Die::Track(i) => r.track[usize::from(i) & 1] = self.faces.track[k],
+                        Die::Terrain(i) => r.terrain[usize::from(i) & 1] = self.faces.terrain[k],
+                    }
+                    next.push(r);
+                }
+            }
+            outcomes = next;
+        }
+        let n = outcomes.len() as f64;
+        outcomes.into_iter().map(|r| self.choose(state, r).2).sum::<f64>() / n
+    }
+}
+
 /// The expected number of turns to build `course` from nothing built, on `content`'s dice;
 /// infinite when some tile can never be built.
 pub fn expected_turns(course: &Course, content: &Content) -> f64 {
@@ -105,23 +206,6 @@ pub fn expected_turns(course: &Course, content: &Content) -> f64 {
     let mut memo: HashMap<Vec<u8>, f64> = HashMap::new();
     let start = vec![0u8; course.paths.len()];
     value(course, &rolls, &start, &mut memo)
-}
-
-/// The expected number of turns after this one to build `course` when this turn's dice show
-/// `roll` (the better pairing and builds taken), from nothing built.
-pub fn expected_turns_from(course: &Course, content: &Content, roll: Roll) -> f64 {
-    let rolls = rolls(content);
-    let mut memo: HashMap<Vec<u8>, f64> = HashMap::new();
-    let start = vec![0u8; course.paths.len()];
-    let mut best = f64::INFINITY;
-    for crossed in [false, true] {
-        let mut reached = Vec::new();
-        course.reach(&start, &roll.slots(crossed), &mut [false; 4], &mut reached);
-        for s in &reached {
-            best = best.min(value(course, &rolls, s, &mut memo));
-        }
-    }
-    best
 }
 
 fn value(course: &Course, rolls: &[(Roll, f64)], state: &[u8], memo: &mut HashMap<Vec<u8>, f64>) -> f64 {

@@ -14,7 +14,7 @@ use signalbox_engine::railways::game::{Action, Game, Phase};
 use signalbox_engine::railways::track::Ends;
 
 use super::link::{LinkPlan, min_link};
-use super::race::{Course, expected_turns, expected_turns_from};
+use super::race::{Course, Race, expected_turns};
 
 /// One use of the roll.
 #[derive(Clone, Debug, PartialEq)]
@@ -131,47 +131,30 @@ pub fn best_use(game: &Game, roll: Roll) -> Option<Advice> {
     let best = best?;
     // The re-rolls, by the plan of the position held fixed.
     let course = Course::of(&start_plan, game.content(), game.options().curve);
-    let value = |r: Roll| expected_turns_from(&course, game.content(), r);
-    let keep = value(roll);
+    let mut race = Race::new(&course, game.content());
+    let state = vec![0u8; course.paths.len()];
+    let keep = race.choose(&state, roll).2;
     let mut rerolls = Vec::new();
     if game.players()[game.active()].cubes > 0 {
-        let dice = [Die::Track(0), Die::Track(1), Die::Terrain(0), Die::Terrain(1)];
-        let mut options: Vec<Vec<Die>> = dice.iter().map(|&d| vec![d]).collect();
-        for i in 0..4 {
-            for j in i + 1..4 {
-                options.push(vec![dice[i], dice[j]]);
-            }
-        }
-        for option in options {
-            let mut total = 0.0;
-            let mut count = 0.0;
-            for_each_outcome(game, roll, &option, &mut |r| {
-                total += value(r);
-                count += 1.0;
-            });
-            rerolls.push(Reroll { dice: option, turns: total / count });
+        for dice in reroll_options() {
+            let turns = race.reroll(&state, roll, &dice);
+            rerolls.push(Reroll { dice, turns });
         }
         rerolls.sort_by(|a, b| a.turns.total_cmp(&b.turns));
     }
     Some(Advice { best, considered, fewest, keep, rerolls })
 }
 
-/// Calls `f` with every roll `dice` rolled again from `roll` can give, each face equally likely.
-fn for_each_outcome(game: &Game, roll: Roll, dice: &[Die], f: &mut dyn FnMut(Roll)) {
-    let faces = &game.content().dice;
-    match dice.split_first() {
-        None => f(roll),
-        Some((&die, rest)) => {
-            for k in 0..6 {
-                let mut r = roll;
-                match die {
-                    Die::Track(i) => r.track[usize::from(i) & 1] = faces.track[k],
-                    Die::Terrain(i) => r.terrain[usize::from(i) & 1] = faces.terrain[k],
-                }
-                for_each_outcome(game, r, rest, f);
-            }
+/// The re-rolls a cube buys: each die alone, and each pair of dice.
+pub fn reroll_options() -> Vec<Vec<Die>> {
+    let dice = [Die::Track(0), Die::Track(1), Die::Terrain(0), Die::Terrain(1)];
+    let mut options: Vec<Vec<Die>> = dice.iter().map(|&d| vec![d]).collect();
+    for i in 0..4 {
+        for j in i + 1..4 {
+            options.push(vec![dice[i], dice[j]]);
         }
     }
+    options
 }
 
 #[cfg(test)]
