@@ -561,7 +561,9 @@ impl Game {
         let seat = self.seat(colour).ok_or((0, Illegal::Entry(format!("{colour} does not play"))))?;
         let mut game = self.clone();
         for (i, &(hex, ends)) in tiles.iter().enumerate() {
-            let kind = ends.kind(self.options.curve).ok_or((i, Illegal::Kind { kind: TileKind::Curved, ends }))?;
+            let kind = ends
+                .kind(self.options.curve)
+                .ok_or_else(|| (i, Illegal::Hex(format!("no tile lays the track {ends} on {hex}"))))?;
             game.check_tile(seat, hex, ends, Slot { kind, terrain: super::terrain::TerrainFace::Any })
                 .map_err(|e| (i, e))?;
             game.build(seat, hex, ends);
