@@ -306,10 +306,10 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
                 let dice: Vec<String> = r.dice.iter().map(ToString::to_string).collect();
                 let verdict = if r.turns + 1e-9 < adv.keep { "re-roll" } else { "keep the roll" };
                 say!(
-                    "Re-roll? With the position's plan held fixed: {:.2} expected turns more keeping the roll, {:.2} re-rolling {} (the best of {} re-rolls, one cube): {verdict}.",
+                    "Re-roll? Reckoned alike, with the position's plan held fixed (the use above may re-plan): keeping the roll {:.2} expected turns more, re-rolling {} {:.2} (the best of {} re-rolls, one cube): {verdict}.",
                     adv.keep,
-                    r.turns,
                     dice.join(" and "),
+                    r.turns,
                     adv.rerolls.len()
                 );
             }
