@@ -93,9 +93,15 @@ fn plan_with_a_roll_advises_a_use_the_engine_plays_and_the_re_rolls() {
     assert_eq!(rerolls.len(), 10, "four single dice and six pairs");
     let turns: Vec<f64> = rerolls.iter().map(|r| r["turns"].as_f64().expect("turns")).collect();
     assert!(turns.windows(2).all(|w| w[0] <= w[1]), "best first: {turns:?}");
-    let (code, text, _) = run(&["railways", "plan", path, "--roll", "SS,SC,plains,any"]);
+    let svg = temp("roll.svg");
+    let _ = std::fs::remove_file(&svg);
+    let svg_path = svg.to_str().expect("a path");
+    let (code, text, _) = run(&["railways", "plan", path, "--roll", "SS,SC,plains,any", "--svg", svg_path]);
     assert_eq!(code, Some(0));
     assert!(text.contains("Best use") && text.contains("Re-roll?"), "{text}");
+    let picture = std::fs::read_to_string(&svg).expect("written");
+    let builds = advice["builds"].as_array().map_or(0, Vec::len);
+    assert_eq!(picture.matches("this turn's build ").count(), builds, "one advised track per build");
     // Without a cube, no re-roll is offered.
     position["cubes"]["blue"] = 0.into();
     std::fs::write(&file, position.to_string()).expect("written");

@@ -92,7 +92,8 @@ struct PlanArgs {
     /// every player's fewest tiles and expected turns, and with --roll the advice (`roll`).
     #[arg(long)]
     json: bool,
-    /// Draw the map, the track and the plan (dashed) to FILE (SVG).
+    /// Draw the map, the track and the plan (dashed) to FILE (SVG); with --roll, the advised
+    /// builds too (solid, on a dark edge).
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
     /// Replace an existing --svg file.
@@ -208,12 +209,23 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
     let terrain = |hex: Hex| game.content().terrain(hex).map_or("?".to_string(), |t| t.to_string());
     let kind = |ends: Ends| ends.kind(game.options().curve).map_or("?".to_string(), |k| k.to_string());
     if let Some(path) = &a.svg {
-        let title = match &plan {
+        let mut title = match &plan {
             Some(p) => format!("{player}: {} tiles to link all four cities", p.tiles.len()),
             None => format!("{player}: no way to link all four cities"),
         };
+        if let (Some(r), Some(adv)) = (roll, &advice) {
+            title.push_str(&format!("; roll {r}: {} builds (solid)", adv.best.builds.len()));
+        }
         let tiles = plan.as_ref().map_or(&[][..], |p| &p.tiles[..]);
-        write_new(path, &picture::position_svg(&game, player, tiles, &title), a.force)?;
+        let advised: Vec<(Hex, Ends)> = advice
+            .iter()
+            .flat_map(|adv| &adv.best.builds)
+            .filter_map(|b| match *b {
+                Action::Build { hex, ends, .. } => Some((hex, ends)),
+                _ => None,
+            })
+            .collect();
+        write_new(path, &picture::position_svg(&game, player, tiles, &advised, &title), a.force)?;
     }
     if a.json {
         let tiles: Vec<serde_json::Value> = plan

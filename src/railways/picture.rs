@@ -1,6 +1,6 @@
 //! An SVG picture of a Railways Express position: the hex map by terrain, the cities in their
-//! colours (home cities ringed), every tile's track in its owner's colour, and a plan's tiles
-//! drawn dashed over it.
+//! colours (home cities ringed), every tile's track in its owner's colour, a plan's tiles drawn
+//! dashed over it, and the builds advised for a roll drawn solid on a dark edge.
 
 use signalbox_engine::grid::hex::Hex;
 use signalbox_engine::railways::colour::{CityColour, Colour};
@@ -62,8 +62,9 @@ fn track(hex: Hex, ends: Ends, (dx, dy): (f64, f64)) -> String {
     )
 }
 
-/// The picture of `game` with `plan` (tiles to build for `player`) drawn dashed.
-pub fn position_svg(game: &Game, player: Colour, plan: &[(Hex, Ends)], title: &str) -> String {
+/// The picture of `game` with `plan` (tiles to build for `player`) drawn dashed, and `advised`
+/// (this turn's builds, with `--roll`) drawn solid on a dark edge.
+pub fn position_svg(game: &Game, player: Colour, plan: &[(Hex, Ends)], advised: &[(Hex, Ends)], title: &str) -> String {
     let content = game.content();
     let points: Vec<(f64, f64)> = content.hexes.keys().map(|&h| centre(h)).collect();
     let min_x = points.iter().map(|p| p.0).fold(f64::MAX, f64::min) - R;
@@ -134,6 +135,26 @@ pub fn position_svg(game: &Game, player: Colour, plan: &[(Hex, Ends)], title: &s
                 .set("stroke-dasharray", "3 2.5")
                 .set("stroke-linecap", "round")
                 .add(Title::new(format!("plan tile {} of {}: {ends}", i + 1, plan.len()))),
+        );
+    }
+    for (i, &(hex, ends)) in advised.iter().enumerate() {
+        let at = nudge(hex);
+        doc = doc.add(
+            Path::new()
+                .set("d", track(hex, ends, at))
+                .set("fill", "none")
+                .set("stroke", "#111111")
+                .set("stroke-width", 6.5)
+                .set("stroke-linecap", "round"),
+        );
+        doc = doc.add(
+            Path::new()
+                .set("d", track(hex, ends, at))
+                .set("fill", "none")
+                .set("stroke", colour(player))
+                .set("stroke-width", 3.5)
+                .set("stroke-linecap", "round")
+                .add(Title::new(format!("this turn's build {} of {}: {ends}", i + 1, advised.len()))),
         );
     }
     for city in &content.cities {
