@@ -13,6 +13,7 @@ use crate::source::{SyntaxError, bullet_list, parse_toml};
 use super::colour::{CityColour, Colour};
 use super::dice::{DiceFaces, TrackFace};
 use super::terrain::{Terrain, TerrainFace};
+use super::track::TileKind;
 
 /// The embedded house map: our own board, not the publisher's (see the file's header).
 pub const HOUSE_MAP_TOML: &str = include_str!("../../data/railways/house.toml");
@@ -82,6 +83,28 @@ pub struct Supply {
     pub curved: u32,
     /// Crossing tiles (laid over another player's tile while any is left; ruling T1).
     pub crossing: u32,
+}
+
+impl Supply {
+    /// The pile a tile of `kind` is taken from: the crossing tiles for a `crossing` tile laid
+    /// over another player's tile (ruling T1), else the tiles of its kind.
+    pub fn pile(&mut self, kind: TileKind, crossing: bool) -> &mut u32 {
+        match (crossing, kind) {
+            (true, _) => &mut self.crossing,
+            (false, TileKind::Straight) => &mut self.straight,
+            (false, TileKind::Curved) => &mut self.curved,
+        }
+    }
+
+    /// The tiles left in that pile.
+    pub fn left(mut self, kind: TileKind, crossing: bool) -> u32 {
+        *self.pile(kind, crossing)
+    }
+
+    /// The tiles in all.
+    pub fn total(&self) -> u32 {
+        self.straight + self.curved + self.crossing
+    }
 }
 
 // ---- the checked content ----
@@ -291,7 +314,7 @@ impl ContentSetup {
         {
             problems.push("dice.terrain: some terrain can never be built on (no face allows it)".to_string());
         }
-        let total = self.tiles.straight + self.tiles.curved + self.tiles.crossing;
+        let total = self.tiles.total();
         if total != TRACK_TILES {
             problems.push(format!(
                 "tiles: expected {TRACK_TILES} track tiles in all, found {total} ({} straight, {} curved, {} crossing)",
@@ -331,8 +354,7 @@ mod tests {
             assert_eq!(content.cities[of[0]].name, home);
             assert_eq!(content.home(colour), of[0]);
         }
-        let s = content.supply;
-        assert_eq!(s.straight + s.curved + s.crossing, TRACK_TILES);
+        assert_eq!(content.supply.total(), TRACK_TILES);
         // Every city is on the map with room around it.
         for c in &content.cities {
             let around = c.hex.neighbours().iter().filter(|n| content.terrain(**n).is_some()).count();

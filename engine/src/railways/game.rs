@@ -404,13 +404,7 @@ impl Game {
         if self.track(me.colour, hex).is_some() {
             return Err(Illegal::Hex(format!("{hex} already holds a tile of yours")));
         }
-        let stacked = self.tiles_on(hex).next().is_some();
-        let left = match (stacked && self.supply.crossing > 0, s.kind) {
-            (true, _) => self.supply.crossing,
-            (false, TileKind::Straight) => self.supply.straight,
-            (false, TileKind::Curved) => self.supply.curved,
-        };
-        if left == 0 {
+        if self.supply.left(s.kind, self.takes_crossing(hex)) == 0 {
             return Err(Illegal::Supply(s.kind.to_string()));
         }
         let mut anchored = false;
@@ -571,17 +565,19 @@ impl Game {
         Ok(game)
     }
 
+    /// Whether a tile laid on `hex` now is a crossing tile: laid over another player's tile
+    /// while any crossing tile is left (ruling T1).
+    fn takes_crossing(&self, hex: Hex) -> bool {
+        self.tiles_on(hex).next().is_some() && self.supply.crossing > 0
+    }
+
     /// Lays a checked tile for the player in `seat`: the supply, the links, the cubes and the
     /// bounties.
     fn build(&mut self, seat: usize, hex: Hex, ends: Ends) {
         let colour = self.players[seat].colour;
-        let stacked = self.tiles_on(hex).next().is_some();
-        let crossing = stacked && self.supply.crossing > 0;
-        match (crossing, ends.kind(self.options.curve)) {
-            (true, _) => self.supply.crossing -= 1,
-            (false, Some(TileKind::Straight)) => self.supply.straight -= 1,
-            (false, _) => self.supply.curved -= 1,
-        }
+        let crossing = self.takes_crossing(hex);
+        let kind = ends.kind(self.options.curve).unwrap_or(TileKind::Curved);
+        *self.supply.pile(kind, crossing) -= 1;
         self.at.entry(hex).or_default().push(self.tiles.len());
         self.tiles.push(Placed { hex, ends, owner: colour, crossing });
         for side in ends.sides() {
@@ -679,14 +675,11 @@ impl Game {
                 out.push(format!("{} has {count} cubes in all, not {CUBES_PER_COLOUR}", p.colour));
             }
         }
-        let s = self.supply;
         let laid = self.tiles.len() as u32;
-        if s.straight + s.curved + s.crossing + laid
-            != content.supply.straight + content.supply.curved + content.supply.crossing
-        {
+        if self.supply.total() + laid != content.supply.total() {
             out.push(format!(
                 "{laid} tiles laid and {} in the supply do not make the set's tiles",
-                s.straight + s.curved + s.crossing
+                self.supply.total()
             ));
         }
         out

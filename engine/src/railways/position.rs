@@ -16,7 +16,7 @@ use super::colour::{CityColour, Colour};
 use super::dice::{Die, Roll};
 use super::game::{Action, CUBES_PER_COLOUR, Game, Phase, Placed};
 use super::options::Options;
-use super::track::{Ends, TileKind};
+use super::track::Ends;
 
 /// The embedded sample position (four players, twelve turns into a game on the house map).
 pub const SAMPLE_POSITION_JSON: &str = include_str!("../../data/railways/sample-position.json");
@@ -123,12 +123,7 @@ impl Game {
                 problems.push(format!("{field}: no tile lays {} (curves are {:?})", t.ends, setup.options.curve));
                 continue;
             };
-            let supply = &mut game.supply;
-            let left = match (t.crossing, kind) {
-                (true, _) => &mut supply.crossing,
-                (false, TileKind::Straight) => &mut supply.straight,
-                (false, TileKind::Curved) => &mut supply.curved,
-            };
+            let left = game.supply.pile(kind, t.crossing);
             if *left == 0 {
                 problems.push(format!(
                     "{field}: the set has no more {} tiles",
