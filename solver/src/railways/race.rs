@@ -54,7 +54,7 @@ impl Course {
     }
 
     /// Every state the slots reach from `state` with the steps that reach it (the empty use
-    /// included), slots alike tried once.
+    /// included), slots alike tried once (they give the same states).
     fn steps(
         &self,
         state: &[u8],
@@ -83,32 +83,6 @@ impl Course {
                 next[i] += 1;
                 self.steps(&next, slots, used, so_far, out);
                 so_far.pop();
-                used[k] = false;
-            }
-        }
-    }
-
-    /// Every state the slots reach from `state` (itself included).
-    fn reach(&self, state: &[u8], slots: &[Slot; 4], used: &mut [bool; 4], out: &mut Vec<Vec<u8>>) {
-        if !out.iter().any(|s| s == state) {
-            out.push(state.to_vec());
-        }
-        for i in 0..self.paths.len() {
-            if !self.open(state, i) {
-                continue;
-            }
-            let (kind, terrain) = self.paths[i].1[usize::from(state[i])];
-            // Slots alike give the same states: each tried once.
-            let mut tried: Vec<Slot> = Vec::new();
-            for k in 0..4 {
-                if used[k] || slots[k].kind != kind || !slots[k].terrain.allows(terrain) || tried.contains(&slots[k]) {
-                    continue;
-                }
-                tried.push(slots[k]);
-                used[k] = true;
-                let mut next = state.to_vec();
-                next[i] += 1;
-                self.reach(&next, slots, used, out);
                 used[k] = false;
             }
         }
@@ -152,9 +126,37 @@ impl<'c> Race<'c> {
         Race { course, rolls: rolls(content), faces: content.dice.clone(), memo: HashMap::new() }
     }
 
-    /// The expected turns to finish from `state` (tiles built per path).
+    /// The expected turns to finish from `state` (tiles built per path), each roll used at its
+    /// best; infinite when some tile can never be built.
     pub fn value(&mut self, state: &[u8]) -> f64 {
-        value(self.course, &self.rolls, state, &mut self.memo)
+        if let Some(&v) = self.memo.get(state) {
+            return v;
+        }
+        let course = self.course;
+        if course.paths.iter().enumerate().all(|(i, p)| usize::from(state[i]) == p.1.len()) {
+            return 0.0;
+        }
+        let mut stuck = 0.0;
+        let mut sum = 0.0;
+        for r in 0..self.rolls.len() {
+            let (roll, p) = self.rolls[r];
+            let mut best = f64::INFINITY;
+            for crossed in [false, true] {
+                let mut reached = Vec::new();
+                course.steps(state, &roll.slots(crossed), &mut [false; 4], &mut Vec::new(), &mut reached);
+                for (s, _) in reached.iter().filter(|(s, _)| s.as_slice() != state) {
+                    best = best.min(self.value(s));
+                }
+            }
+            if best.is_finite() {
+                sum += p * best;
+            } else {
+                stuck += p;
+            }
+        }
+        let v = if stuck >= 1.0 - 1e-12 { f64::INFINITY } else { (1.0 + sum) / (1.0 - stuck) };
+        self.memo.insert(state.to_vec(), v);
+        v
     }
 
     /// The best use of `roll` from `state`: the pairing, the steps (in an order the rules
@@ -202,39 +204,7 @@ impl<'c> Race<'c> {
 /// The expected number of turns to build `course` from nothing built, on `content`'s dice;
 /// infinite when some tile can never be built.
 pub fn expected_turns(course: &Course, content: &Content) -> f64 {
-    let rolls = rolls(content);
-    let mut memo: HashMap<Vec<u8>, f64> = HashMap::new();
-    let start = vec![0u8; course.paths.len()];
-    value(course, &rolls, &start, &mut memo)
-}
-
-fn value(course: &Course, rolls: &[(Roll, f64)], state: &[u8], memo: &mut HashMap<Vec<u8>, f64>) -> f64 {
-    if let Some(&v) = memo.get(state) {
-        return v;
-    }
-    if course.paths.iter().enumerate().all(|(i, p)| usize::from(state[i]) == p.1.len()) {
-        return 0.0;
-    }
-    let mut stuck = 0.0;
-    let mut sum = 0.0;
-    for &(roll, p) in rolls {
-        let mut best = f64::INFINITY;
-        for crossed in [false, true] {
-            let mut reached = Vec::new();
-            course.reach(state, &roll.slots(crossed), &mut [false; 4], &mut reached);
-            for s in reached.iter().filter(|s| s.as_slice() != state) {
-                best = best.min(value(course, rolls, s, memo));
-            }
-        }
-        if best.is_finite() {
-            sum += p * best;
-        } else {
-            stuck += p;
-        }
-    }
-    let v = if stuck >= 1.0 - 1e-12 { f64::INFINITY } else { (1.0 + sum) / (1.0 - stuck) };
-    memo.insert(state.to_vec(), v);
-    v
+    Race::new(course, content).value(&vec![0u8; course.paths.len()])
 }
 
 #[cfg(test)]
@@ -250,26 +220,19 @@ mod tests {
     /// and builds that leave the fewest expected turns, and average the turns taken (with the
     /// standard error of the mean).
     fn simulated(course: &Course, content: &Content, games: usize, seed: u64) -> (f64, f64) {
-        let rolls = rolls(content);
-        let mut memo = HashMap::new();
+        let mut race = Race::new(course, content);
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut total = 0.0;
         let mut squares = 0.0;
         for _ in 0..games {
             let mut state = vec![0u8; course.paths.len()];
             let mut turns = 0.0;
-            while value(course, &rolls, &state, &mut memo) > 0.0 {
+            while race.value(&state) > 0.0 {
                 turns += 1.0;
                 let roll = Roll::random(&content.dice, &mut rng);
-                let mut reached = Vec::new();
-                for crossed in [false, true] {
-                    course.reach(&state, &roll.slots(crossed), &mut [false; 4], &mut reached);
-                }
-                let best = reached
-                    .into_iter()
-                    .min_by(|a, b| value(course, &rolls, a, &mut memo).total_cmp(&value(course, &rolls, b, &mut memo)));
-                if let Some(b) = best {
-                    state = b;
+                let (_, steps, _) = race.choose(&state, roll);
+                for (path, _) in steps {
+                    state[path] += 1;
                 }
             }
             total += turns;
