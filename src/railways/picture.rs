@@ -62,6 +62,16 @@ fn track(hex: Hex, ends: Ends, (dx, dy): (f64, f64)) -> String {
     )
 }
 
+/// The track of `ends` on `hex` (see [`track`]) stroked in `colour`, `width` pixels wide.
+fn stroke(hex: Hex, ends: Ends, at: (f64, f64), colour: &str, width: f64) -> Path {
+    Path::new()
+        .set("d", track(hex, ends, at))
+        .set("fill", "none")
+        .set("stroke", colour)
+        .set("stroke-width", width)
+        .set("stroke-linecap", "round")
+}
+
 /// The picture of `game` with `plan` (tiles to build for `player`) drawn dashed, and `advised`
 /// (this turn's builds, with `--roll`) drawn solid on a dark edge.
 pub fn position_svg(game: &Game, player: Colour, plan: &[(Hex, Ends)], advised: &[(Hex, Ends)], title: &str) -> String {
@@ -115,46 +125,27 @@ pub fn position_svg(game: &Game, player: Colour, plan: &[(Hex, Ends)], advised: 
     for t in game.tiles() {
         let at = nudge(t.hex);
         doc = doc.add(
-            Path::new()
-                .set("d", track(t.hex, t.ends, at))
-                .set("fill", "none")
-                .set("stroke", colour(t.owner))
-                .set("stroke-width", 3.5)
-                .set("stroke-linecap", "round")
-                .add(Title::new(format!("{} track {}", t.owner, t.ends))),
+            stroke(t.hex, t.ends, at, colour(t.owner), 3.5).add(Title::new(format!("{} track {}", t.owner, t.ends))),
         );
     }
     for (i, &(hex, ends)) in plan.iter().enumerate() {
         let at = nudge(hex);
         doc = doc.add(
-            Path::new()
-                .set("d", track(hex, ends, at))
-                .set("fill", "none")
-                .set("stroke", colour(player))
-                .set("stroke-width", 3.5)
-                .set("stroke-dasharray", "3 2.5")
-                .set("stroke-linecap", "round")
-                .add(Title::new(format!("plan tile {} of {}: {ends}", i + 1, plan.len()))),
+            stroke(hex, ends, at, colour(player), 3.5).set("stroke-dasharray", "3 2.5").add(Title::new(format!(
+                "plan tile {} of {}: {ends}",
+                i + 1,
+                plan.len()
+            ))),
         );
     }
     for (i, &(hex, ends)) in advised.iter().enumerate() {
         let at = nudge(hex);
-        doc = doc.add(
-            Path::new()
-                .set("d", track(hex, ends, at))
-                .set("fill", "none")
-                .set("stroke", "#111111")
-                .set("stroke-width", 6.5)
-                .set("stroke-linecap", "round"),
-        );
-        doc = doc.add(
-            Path::new()
-                .set("d", track(hex, ends, at))
-                .set("fill", "none")
-                .set("stroke", colour(player))
-                .set("stroke-width", 3.5)
-                .set("stroke-linecap", "round")
-                .add(Title::new(format!("this turn's build {} of {}: {ends}", i + 1, advised.len()))),
+        doc = doc.add(stroke(hex, ends, at, "#111111", 6.5)).add(
+            stroke(hex, ends, at, colour(player), 3.5).add(Title::new(format!(
+                "this turn's build {} of {}: {ends}",
+                i + 1,
+                advised.len()
+            ))),
         );
     }
     for city in &content.cities {
