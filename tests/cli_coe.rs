@@ -1,22 +1,15 @@
 //! End-to-end tests of `signalbox coe`: instances from seeds and replays of game records.
 
+mod support;
+
 use std::process::Command;
 
 use serde_json::Value;
 
-fn run(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_signalbox")).args(args).output().expect("the binary runs");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use support::run;
 
 fn temp(name: &str, text: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("signalbox-cli-coe-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(name);
+    let path = support::temp_path("coe", name);
     std::fs::write(&path, text).expect("write");
     path
 }

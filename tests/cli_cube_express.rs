@@ -1,7 +1,8 @@
 //! End-to-end tests of `signalbox cube-express`: the plan of the embedded sample and of a file,
 //! its JSON and picture, and bad input.
 
-use std::process::Command;
+mod support;
+
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -12,19 +13,10 @@ use signalbox_engine::cube_express::options::Options;
 use signalbox_engine::cube_express::position::{SAMPLE_POSITION_JSON, read_position};
 use signalbox_solver::cube_express::value::{Weights, value};
 
-fn run(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_signalbox")).args(args).output().expect("the binary runs");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use support::run;
 
 fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("signalbox-cli-ce-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir.join(name)
+    support::temp_path("ce", name)
 }
 
 fn fixture(name: &str) -> String {

@@ -1,7 +1,8 @@
 //! End-to-end tests of `signalbox railways`: the plan of the embedded sample, its JSON (replayed
 //! here by the engine) and picture, the odds, and bad input.
 
-use std::process::Command;
+mod support;
+
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -13,19 +14,10 @@ use signalbox_engine::railways::position::{SAMPLE_POSITION_JSON, SAMPLE_POSITION
 use signalbox_engine::railways::track::Ends;
 use signalbox_solver::railways::link::min_link;
 
-fn run(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_signalbox")).args(args).output().expect("the binary runs");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use support::run;
 
 fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("signalbox-cli-rx-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir.join(name)
+    support::temp_path("rx", name)
 }
 
 #[test]
