@@ -1,6 +1,9 @@
-//! The `[set]` table every content file opens with: what the component set is.
+//! What the content files of the games share: the `[set]` table every one opens with (what the
+//! component set is), and why a file was refused.
 
 use serde::Deserialize;
+
+use crate::source::{SyntaxError, bullet_list};
 
 /// `[set]` as written: the set's name, whether it is signalbox's own house set, and free text.
 #[derive(Clone, Debug, Deserialize)]
@@ -14,4 +17,20 @@ pub struct SetSetup {
     /// Free text.
     #[serde(default)]
     pub note: String,
+}
+
+/// Why a content file was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ContentError {
+    /// Not TOML, or not the format.
+    #[error(transparent)]
+    Syntax(#[from] SyntaxError),
+    /// The format, but the rulebook's counts or constraints do not hold.
+    #[error("{file}: the content breaks {} rule(s):\n{}", problems.len(), bullet_list(problems))]
+    Invalid {
+        /// The file's name.
+        file: String,
+        /// Every problem found.
+        problems: Vec<String>,
+    },
 }

@@ -9,8 +9,8 @@ use super::objective::{Condition, Objective};
 use super::resource::{Resource, Resources};
 use super::tile::{Centre, City, Factory, Players, Tile};
 use crate::grid::square::{Cell, Sides};
-pub use crate::set::SetSetup;
-use crate::source::{SyntaxError, bullet_list, parse_toml};
+pub use crate::set::{ContentError, SetSetup};
+use crate::source::parse_toml;
 
 /// The embedded house set: our own components, not the publisher's (see the file's header).
 pub const HOUSE_SET_TOML: &str = include_str!("../../data/cube_express/house.toml");
@@ -243,22 +243,6 @@ pub struct Content {
     pub tiles: Vec<Tile>,
     /// The 14 objective cards; card `id` at index `id - 1`.
     pub objectives: Vec<Objective>,
-}
-
-/// Why a content file was refused.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ContentError {
-    /// Not TOML, or not the format.
-    #[error(transparent)]
-    Syntax(#[from] SyntaxError),
-    /// The format, but the rulebook's counts or constraints do not hold.
-    #[error("{file}: the content breaks {} rule(s):\n{}", problems.len(), bullet_list(problems))]
-    Invalid {
-        /// The file's name.
-        file: String,
-        /// Every problem found.
-        problems: Vec<String>,
-    },
 }
 
 impl Content {

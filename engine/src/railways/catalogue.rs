@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, HashMap};
 use serde::Deserialize;
 
 use crate::grid::hex::Hex;
-pub use crate::set::SetSetup;
-use crate::source::{SyntaxError, bullet_list, parse_toml};
+pub use crate::set::{ContentError, SetSetup};
+use crate::source::parse_toml;
 
 use super::colour::{CityColour, Colour};
 use super::dice::{DiceFaces, TrackFace};
@@ -144,22 +144,6 @@ pub struct Content {
     pub dice: DiceFaces,
     /// The tile supply at the start.
     pub supply: Supply,
-}
-
-/// Why a content file was refused.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ContentError {
-    /// Not TOML, or not the format.
-    #[error(transparent)]
-    Syntax(#[from] SyntaxError),
-    /// The format, but the rulebook's counts or constraints do not hold.
-    #[error("{file}: the content breaks {} rule(s):\n{}", problems.len(), bullet_list(problems))]
-    Invalid {
-        /// The file's name.
-        file: String,
-        /// Every problem found.
-        problems: Vec<String>,
-    },
 }
 
 /// The axial hex of column `col`, row `row` of a map whose odd rows sit half a hex further east.
