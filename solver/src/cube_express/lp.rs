@@ -128,12 +128,6 @@ impl Program {
         }
     }
 
-    /// The program's size: variables, constraints, and non-zero coefficients in the constraints.
-    pub fn size(&self) -> (usize, usize, usize) {
-        let nonzeros = self.rows.iter().map(|row| row.len().saturating_sub(2)).sum();
-        (self.defined.len(), self.constraints.len(), nonzeros)
-    }
-
     /// A new variable (continuous over the same range in a relaxation).
     pub fn var(&mut self, kind: Kind) -> Variable {
         let v = self.vars.add(definition(kind, self.relaxed));

@@ -92,12 +92,13 @@ pub fn best_use(game: &Game, roll: Roll) -> Option<Advice> {
         let mut stack: Vec<(Game, Vec<Action>, LinkPlan)> = vec![(paired, Vec::new(), start_plan.clone())];
         while let Some((g, builds, plan)) = stack.pop() {
             let remaining = plan.tiles.len();
-            let left = used(&g).iter().filter(|&&u| !u).count();
-            if remaining.saturating_sub(left) > fewest + 1 || !seen.insert((track(&g, colour), crossed, used(&g))) {
+            let (here, slots) = (track(&g, colour), used(&g));
+            let left = slots.iter().filter(|&&u| !u).count();
+            if remaining.saturating_sub(left) > fewest + 1 || !seen.insert((here.clone(), crossed, slots)) {
                 continue;
             }
             fewest = fewest.min(remaining);
-            ends.entry(track(&g, colour)).or_insert_with(|| (crossed, builds.clone(), plan.clone()));
+            ends.entry(here).or_insert_with(|| (crossed, builds.clone(), plan.clone()));
             let mut children = Vec::new();
             for b in g.legal_builds() {
                 let mut next = g.clone();
