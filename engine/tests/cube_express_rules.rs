@@ -453,3 +453,30 @@ fn a_delivery_of_two_resources_places_no_objective_cube() {
     assert_eq!((g.players()[0].dividends, g.players()[0].store), (3, Resources::NONE));
     assert_running_scores(&g);
 }
+
+/// A tile whose city space joins the city of a station with a city without one raises the
+/// station by 3 points per house icon of both the other city and the new space (regression:
+/// `tests/fixtures/cube_express/regressions/city-bridge.json`, where red's 1-house start city and
+/// a 2-house city are joined by tile 40's 3-house space). Every lay of that position, with and
+/// without its action, keeps the running scores equal to final scoring from scratch.
+#[test]
+fn a_tile_joining_two_cities_scores_the_merged_city() {
+    let text = include_str!("../../tests/fixtures/cube_express/regressions/city-bridge.json");
+    let game = read_position(content(), "city-bridge.json", text).expect("the position reads");
+    let before = final_scores(&game)[0].stations;
+    let lays = game.legal_lays();
+    assert!(!lays.is_empty());
+    let mut merged = 0;
+    for l in lays {
+        let mut g = game.clone();
+        g.apply(&Action::Lay(l)).expect("a legal lay");
+        assert_running_scores(&g);
+        let cities = g.board().cities();
+        let start = g.board().index_of(Cell::new(0, -1)).and_then(|i| cities.city_of[i]).expect("red's start city");
+        if cities.houses[start] == 6 {
+            merged += 1;
+            assert_eq!(final_scores(&g)[0].stations - before, 15, "{l:?}: red's station from 1 to 6 houses");
+        }
+    }
+    assert!(merged > 0, "some lay joins the two cities");
+}

@@ -144,6 +144,28 @@ pub enum LayError {
     JoinsStations(Cell),
 }
 
+/// What laying a tile with a city space does to the cities (rulebook, step I.1 and "Train
+/// Stations": a station is worth 3 VP per house icon of its whole city).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CityGrowth {
+    /// House icons of the city that holds a station before the lay (0 when none of the joined
+    /// cities has one): what that station was worth a third of.
+    pub station_houses: u16,
+    /// House icons of the city the new space is part of after the lay: every city it joins and
+    /// its own icons.
+    pub houses: u16,
+    /// The owner of the station in the joined cities, if any (at most one: ruling L2).
+    pub station: Option<u8>,
+}
+
+impl CityGrowth {
+    /// The points the existing station's owner gains: 3 per house icon the station's city gains
+    /// (the icons of the other joined cities and of the new space).
+    pub fn station_gain(&self) -> i32 {
+        if self.station.is_some() { 3 * (i32::from(self.houses) - i32::from(self.station_houses)) } else { 0 }
+    }
+}
+
 /// The cities: which tiles' city spaces form one city, its house icons and its station.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cities {
@@ -215,9 +237,8 @@ impl Board {
     /// tile; on every shared side both tiles have track or neither has; at least one track joins
     /// the network; and its city space does not join two cities that both have a station.
     ///
-    /// When it may and the face has a city space, the city it would be part of:
-    /// `(houses of the cities it joins, houses with the new space, the station in them)`.
-    pub fn check_lay(&self, cell: Cell, face: &Face) -> Result<Option<(u16, u16, Option<u8>)>, LayError> {
+    /// When it may and the face has a city space, what the lay does to the cities.
+    pub fn check_lay(&self, cell: Cell, face: &Face) -> Result<Option<CityGrowth>, LayError> {
         if self.index.contains_key(&cell) {
             return Err(LayError::Taken(cell));
         }
@@ -241,16 +262,20 @@ impl Board {
         let Some(city) = face.city else { return Ok(None) };
         let cities = self.cities();
         let joined = self.joined_cities(cell, face, &cities);
-        let mut stations = joined.iter().filter_map(|&c| cities.station[c]);
-        let station = stations.next();
+        let mut stations = joined.iter().filter(|&&c| cities.station[c].is_some());
+        let with_station = stations.next().copied();
         if stations.next().is_some() {
             return Err(LayError::JoinsStations(cell));
         }
-        let before: u16 = joined.iter().map(|&c| cities.houses[c]).sum();
-        Ok(Some((before, before + u16::from(city.houses), station)))
+        let joined_houses: u16 = joined.iter().map(|&c| cities.houses[c]).sum();
+        Ok(Some(CityGrowth {
+            station_houses: with_station.map_or(0, |c| cities.houses[c]),
+            houses: joined_houses + u16::from(city.houses),
+            station: with_station.and_then(|c| cities.station[c]),
+        }))
     }
 
-    /// The cities a city space on `cell` would join, as the board indices of one tile of each.
+    /// The cities a city space on `cell` would join, as city indices of `cities`.
     fn joined_cities(&self, cell: Cell, face: &Face, cities: &Cities) -> Vec<usize> {
         let Some(city) = face.city else { return Vec::new() };
         let mut joined: Vec<usize> = city

@@ -10,7 +10,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use super::action::{Action, Lay, Payment};
-use super::board::{Board, LayError, Piece, Placed};
+use super::board::{Board, CityGrowth, LayError, Piece, Placed};
 use super::catalogue::{COLUMNS, Content, StockTrack};
 use super::colour::Colour;
 use super::options::{CrossingDividends, Options, Passengers, StationPayment};
@@ -694,8 +694,10 @@ impl Game {
             }
         }
         // A city grown by this tile raises the score of the station already in it.
-        if let Some((before, after, Some(owner))) = growth {
-            self.players[usize::from(owner)].banked += 3 * (i32::from(after) - i32::from(before));
+        if let Some(g) = growth
+            && let Some(owner) = g.station
+        {
+            self.players[usize::from(owner)].banked += g.station_gain();
         }
         if lay.act {
             let p = &mut self.players[seat];
@@ -731,7 +733,7 @@ impl Game {
                     if p.built >= TRACK_STATIONS {
                         return Err(Illegal::Centre("no station left on the technology track"));
                     }
-                    if matches!(growth, Some((_, _, Some(_)))) {
+                    if growth.is_some_and(|g| g.station.is_some()) {
                         return Err(Illegal::Centre("the city has a station already"));
                     }
                     let cost = self.content.levels[usize::from(p.built)];
@@ -758,7 +760,7 @@ impl Game {
                     p.reserve += cost;
                     p.built += 1;
                     placed.station = Some(seat as u8);
-                    let houses = growth.map_or(0, |(_, after, _)| after);
+                    let houses = growth.map_or(0, |g| g.houses);
                     p.banked += 3 * i32::from(houses);
                     if p.built == TRACK_STATIONS {
                         self.award_token(seat);
@@ -1160,7 +1162,7 @@ impl Game {
         out
     }
 
-    fn centre_choices(&self, lay: &Lay, face: &Face, growth: Option<(u16, u16, Option<u8>)>) -> Vec<Lay> {
+    fn centre_choices(&self, lay: &Lay, face: &Face, growth: Option<CityGrowth>) -> Vec<Lay> {
         let p = &self.players[self.seat()];
         let act = Lay { act: true, ..*lay };
         match face.centre {
@@ -1169,7 +1171,7 @@ impl Game {
             Some(Centre::Factory(_)) if p.reserve > 0 => vec![act],
             Some(Centre::Production) if p.dividends > 0 => vec![act],
             Some(Centre::Station) if p.built < TRACK_STATIONS => {
-                if matches!(growth, Some((_, _, Some(_)))) {
+                if growth.is_some_and(|g| g.station.is_some()) {
                     return Vec::new();
                 }
                 let cost = self.content.levels[usize::from(p.built)];

@@ -161,21 +161,21 @@ fn lay_effect(game: &Game, lay: Option<&Lay>) -> Option<LayEffect> {
         Piece::Front { tile: lay.tile, rotation: lay.rotation }
     };
     let mut placed = Placed::new(lay.cell, piece, face, Some(seat));
-    if let Some((before, after, Some(owner))) = growth
-        && owner == seat
+    if let Some(g) = growth
+        && g.station == Some(seat)
     {
-        effect.station_vp += 3 * (i32::from(after) - i32::from(before));
+        effect.station_vp += g.station_gain();
     }
     if lay.act {
         match face.centre? {
             Centre::Station => {
                 let p = &game.players()[s];
-                if p.built >= TRACK_STATIONS || matches!(growth, Some((_, _, Some(_)))) {
+                if p.built >= TRACK_STATIONS || growth.is_some_and(|g| g.station.is_some()) {
                     return None;
                 }
                 placed.station = Some(seat);
                 effect.built_station = true;
-                effect.station_vp += 3 * i32::from(growth.map_or(0, |(_, after, _)| after));
+                effect.station_vp += 3 * i32::from(growth.map_or(0, |g| g.houses));
                 effect.tech = game.content().levels[usize::from(p.built + 1)];
                 effect.station_token = p.built + 1 == TRACK_STATIONS && game.tokens_left() > 0;
             }

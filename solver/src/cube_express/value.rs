@@ -5,7 +5,7 @@
 
 use signalbox_engine::cube_express::catalogue::COLUMNS;
 use signalbox_engine::cube_express::game::Game;
-use signalbox_engine::cube_express::score::achieves;
+use signalbox_engine::cube_express::score::{achieves, final_scores};
 
 /// The evaluation's weights, in victory points. All integers, so plan values compare exactly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,6 +63,12 @@ impl Parts {
     }
 }
 
+/// The points `seat` has banked (every final-scoring point but the objective cards), computed
+/// from scratch by the engine's final scoring: cities found again from the tiles, not carried.
+fn banked(game: &Game, seat: usize) -> i32 {
+    final_scores(game)[seat].banked()
+}
+
 /// [`value`] by part.
 pub fn parts(before: &Game, after: &Game, weights: &Weights) -> Parts {
     let seat = usize::from(before.active());
@@ -70,7 +76,7 @@ pub fn parts(before: &Game, after: &Game, weights: &Weights) -> Parts {
     let objectives = objective_weights(before, seat);
     let loco = |p: &signalbox_engine::cube_express::game::Player| i32::from(p.locomotives[1].is_some());
     Parts {
-        banked: a.banked - b.banked,
+        banked: banked(after, seat) - banked(before, seat),
         objectives: (0..COLUMNS)
             .map(|c| {
                 (i32::from(after.objective_cubes(c)[seat]) - i32::from(before.objective_cubes(c)[seat])) * objectives[c]
