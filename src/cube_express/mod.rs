@@ -14,7 +14,7 @@ use signalbox_engine::cube_express::position::{SAMPLE_POSITION_JSON, read_positi
 use signalbox_engine::cube_express::score::{final_scores, winners};
 use signalbox_solver::cube_express::enumerate::Limits;
 use signalbox_solver::cube_express::lp::Backend;
-use signalbox_solver::cube_express::plan::{PlanOptions, plan_turn};
+use signalbox_solver::cube_express::plan::{Method, PlanOptions, plan_turn};
 use signalbox_solver::cube_express::solo::{exhaustive, points, replay as replay_solo};
 use signalbox_solver::cube_express::value::parts;
 
@@ -34,18 +34,22 @@ enum Command {
     /// The best turn for the player to move: the tile and its action, both locomotives'
     /// movements, pickups, deliveries, passengers, trades, the market, and its value.
     ///
-    /// Every lay of the hand (tile, side, cell, rotation, with and without its centre action) is
-    /// tried; for each, one integer program chooses the locomotives' paths, what they do on the
-    /// way, every conversion, coal spent, stock sale, the second locomotive, the station payment,
-    /// the market's objective cube and the discard (docs/rules/cube-express.md, "What the
-    /// planner maximises"). The best plan is replayed and re-valued by the rules engine before it
-    /// is printed. With no POSITION, an embedded sample position is planned.
+    /// The default method searches every lay of the hand (tile, side, cell, rotation, with and
+    /// without its centre action, every payment) and, for each, every legal order of the rest of
+    /// the turn: the locomotives' paths, pickups, deliveries and passengers in any order on a
+    /// tile, conversions, coal, stock sales and the second locomotive at any point, the market's
+    /// objective cube and the discard (docs/rules/cube-express.md, "What the planner maximises"
+    /// and ruling S3). `--method program` solves one integer program per lay instead, as a
+    /// cross-check; if its backend fails, the search answers. The best plan is replayed and
+    /// re-valued from scratch by the rules engine before it is printed. With no POSITION, an
+    /// embedded sample position is planned.
     ///
     /// Examples:
     ///   signalbox cube-express plan
     ///   signalbox cube-express plan position.json --json > plan.json
     ///   signalbox cube-express plan position.json --svg plan.svg
-    ///   signalbox cube-express plan --lp-backend cbc    (a build with --features cbc)
+    ///   signalbox cube-express plan position.json --time-limit 0.5
+    ///   signalbox cube-express plan --method program --lp-backend cbc    (a build with --features cbc)
     #[command(verbatim_doc_comment)]
     Plan(PlanArgs),
     /// Solitaire planning: the most points a solitaire game from SEED can bank in its first K
@@ -123,13 +127,21 @@ struct PlanArgs {
     /// Replace an existing --svg file.
     #[arg(long)]
     force: bool,
-    /// The integer-programming backend: microlp (built in) or cbc (a build with --features cbc).
+    /// The exact method: search (every legal order of the turn, the default) or program (one
+    /// integer program per lay, the cross-check; a backend failure falls back to the search).
+    #[arg(long, value_name = "NAME", default_value = "search")]
+    method: String,
+    /// The integer-programming backend of --method program: microlp (built in) or cbc (a build
+    /// with --features cbc).
     #[arg(long, value_name = "NAME", default_value = "microlp")]
     lp_backend: String,
-    /// A time limit per integer program, in seconds (default: none). A plan found under a time
-    /// limit is the best found, not proven.
+    /// Stop after S seconds (the whole command with the search; each program with --method
+    /// program) and print the best plan found with an upper bound, labelled not proven.
     #[arg(long, value_name = "S", allow_negative_numbers = true)]
     time_limit: Option<f64>,
+    /// Threads (default: one per core). The answer does not depend on it.
+    #[arg(long, value_name = "T")]
+    threads: Option<usize>,
     /// Content file (TOML, docs/formats/cube-express-content.md); default: the embedded house set.
     #[arg(long, value_name = "FILE")]
     content: Option<PathBuf>,
@@ -291,9 +303,20 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
     if game.is_over() {
         return Err(bad(format!("{label}: the game is over")));
     }
-    let options = PlanOptions { backend, time_limit, ..PlanOptions::default() };
+    let method: Method = a.method.parse().map_err(|e: String| bad(format!("--method: {e}")))?;
+    let options = PlanOptions { method, backend, time_limit, ..PlanOptions::default() };
+    if a.threads == Some(0) {
+        return Err(bad("--threads: expected at least 1"));
+    }
     let started = Instant::now();
-    let planned = plan_turn(&game, &options)?;
+    let planned = match a.threads {
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .map_err(|e| anyhow::anyhow!("threads: {e}"))?
+            .install(|| plan_turn(&game, &options))?,
+        None => plan_turn(&game, &options)?,
+    };
     let seconds = started.elapsed().as_secs_f64();
     let seat = usize::from(game.active());
     let colour = game.players()[seat].colour;
@@ -312,10 +335,14 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
             "upper_bound": planned.upper_bound.unwrap_or(planned.value),
             "parts": by_part,
             "plan": planned.actions,
+            "method": planned.method.name(),
+            "fallback": planned.fallback,
             "lays": planned.lays,
-            "programs": planned.programs,
-            "distinct_programs": planned.distinct,
-            "backend": backend.name(),
+            "positions": planned.positions,
+            "networks": (planned.method == Method::Search).then_some(planned.distinct),
+            "programs": (planned.method == Method::Program).then_some(planned.programs),
+            "distinct_programs": (planned.method == Method::Program).then_some(planned.distinct),
+            "backend": (planned.method == Method::Program).then_some(backend.name()),
             "seconds": seconds,
         });
         say!("{}", serde_json::to_string_pretty(&out)?);
@@ -328,13 +355,24 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
         (false, Some(b)) => format!(" (time limit: best found, not proven; at most {b})"),
         (false, None) => " (not proven)".to_string(),
     };
-    say!(
-        "Best turn{label_proven}: value {} ({} lays, {} distinct programs, {} solved, the rest cut off by their LP bound; {backend}, {seconds:.2} s)",
-        planned.value,
-        planned.lays,
-        planned.distinct,
-        planned.programs
-    );
+    let how = match planned.method {
+        Method::Search => format!(
+            "search: {}, {} searched, {}",
+            plural(planned.lays, "lay"),
+            plural(planned.distinct, "network"),
+            plural(planned.positions as usize, "position")
+        ),
+        Method::Program => format!(
+            "programs: {}, {} distinct programs, {} solved, the rest cut off by their LP bound; {backend}",
+            plural(planned.lays, "lay"),
+            planned.distinct,
+            planned.programs
+        ),
+    };
+    say!("Best turn{label_proven}: value {} ({how}; {seconds:.2} s)", planned.value);
+    if let Some(why) = &planned.fallback {
+        say!("Note: the programs failed ({why}).");
+    }
     for (i, action) in planned.actions.iter().enumerate() {
         say!("  {:>2}. {}", i + 1, describe(&game, action));
     }

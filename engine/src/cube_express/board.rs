@@ -67,7 +67,7 @@ impl Piece {
 
 /// A tile on the table with the cubes and stations on it; as plain data, one entry of a
 /// position's `board` (`docs/formats/cube-express-position.md`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Placed {
     /// Its cell.

@@ -36,7 +36,7 @@ pub const NEUTRAL_CUBES: u8 = 3;
 pub const START_DIVIDENDS: u8 = 2;
 
 /// One player's pieces and cubes off the map.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Player {
     /// The player's colour.
@@ -69,7 +69,7 @@ pub struct Player {
 }
 
 /// How the game is ending (rulebook, "End of the Game").
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "state", rename_all = "kebab-case")]
 pub enum Ending {
     /// No end condition yet.
@@ -88,7 +88,7 @@ pub enum Ending {
 }
 
 /// Where the active player is in their turn.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Phase {
     /// Step I: a tile is to be laid (trades allowed).
@@ -100,14 +100,14 @@ pub enum Phase {
     End,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 struct Entry {
     picked: bool,
     delivered: bool,
     passenger: bool,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 struct Movement {
     coal: u8,
     used: u8,
@@ -115,6 +115,24 @@ struct Movement {
     finished: [bool; 2],
     visited: Vec<Cell>,
     entry: Option<Entry>,
+}
+
+/// Everything about a game that its actions can change, mid-turn state included, as one value
+/// to compare and hash: two games with equal keys (and the same content) have the same legal
+/// actions and the same futures. For searches that must not visit a position twice.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GameKey {
+    players: Vec<Player>,
+    board: Vec<Placed>,
+    stack: usize,
+    display: [Option<u8>; COLUMNS],
+    cubes: [[u8; 4]; COLUMNS],
+    tokens: u8,
+    active: u8,
+    turns: u32,
+    ending: Ending,
+    phase: Phase,
+    movement: Movement,
 }
 
 /// Why an action is not allowed now.
@@ -417,6 +435,23 @@ impl Game {
             active: self.active,
             turns: self.turns,
             ending: self.ending,
+        }
+    }
+
+    /// The game's [`GameKey`]: every part an action can change, mid-turn state included.
+    pub fn key(&self) -> GameKey {
+        GameKey {
+            players: self.players.clone(),
+            board: self.board.tiles().to_vec(),
+            stack: self.stack.len(),
+            display: self.display,
+            cubes: self.cubes,
+            tokens: self.tokens,
+            active: self.active,
+            turns: self.turns,
+            ending: self.ending,
+            phase: self.phase,
+            movement: self.movement.clone(),
         }
     }
 

@@ -5,6 +5,8 @@
 pub mod enumerate;
 pub mod lp;
 pub mod model;
+pub mod naive;
 pub mod plan;
+pub mod search;
 pub mod solo;
 pub mod value;

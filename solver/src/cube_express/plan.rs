@@ -1,11 +1,14 @@
-//! The best turn for the player to move: every lay (tile, side, cell, rotation, with and without
-//! its centre action) around one integer program each ([`super::model::TurnModel`]) for the
-//! movements, pickups, deliveries, passengers, trades, market and discard. The winning plan is
-//! replayed by the engine and re-valued by [`super::value::value`] before it is returned.
+//! The best turn for the player to move, by one of two exact methods: the search over every
+//! legal order of the turn ([`super::search`], the default), or every lay (tile, side, cell,
+//! rotation, with and without its centre action) around one integer program each
+//! ([`super::model::TurnModel`]) for the movements, pickups, deliveries, passengers, trades,
+//! market and discard (the cross-check). A backend failure of the programs falls back to the
+//! search. The winning plan is replayed by the engine and re-valued from scratch by
+//! [`super::value::value`] before it is returned.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use signalbox_engine::cube_express::action::{Action, Lay};
 use signalbox_engine::cube_express::game::{Game, Illegal, Phase};
@@ -14,14 +17,49 @@ use super::lp::{Backend, LpError, solve_feasible};
 use super::model::TurnModel;
 use super::value::{Weights, value};
 
+/// The exact method that plans a turn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Method {
+    /// The search over every legal order of the turn ([`super::search::best_turn`]).
+    #[default]
+    Search,
+    /// One integer program per lay ([`super::model::TurnModel`]); a backend failure falls back
+    /// to the search.
+    Program,
+}
+
+impl Method {
+    /// The method's name on the command line.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Method::Search => "search",
+            Method::Program => "program",
+        }
+    }
+}
+
+impl std::str::FromStr for Method {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Method, String> {
+        match s {
+            "search" => Ok(Method::Search),
+            "program" => Ok(Method::Program),
+            _ => Err(format!("unknown method {s:?}: expected search or program")),
+        }
+    }
+}
+
 /// How to plan.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PlanOptions {
-    /// The integer-programming backend (default microlp).
+    /// The method (default the search).
+    pub method: Method,
+    /// The integer-programming backend of [`Method::Program`] (default microlp).
     pub backend: Backend,
     /// The evaluation's weights (default [`Weights::default`]).
     pub weights: Weights,
-    /// A time limit per integer program (default none).
+    /// A time limit: for the whole plan with the search; per integer program with the programs
+    /// (default none).
     pub time_limit: Option<Duration>,
 }
 
@@ -45,10 +83,16 @@ pub struct TurnPlan {
     /// relaxation.
     pub distinct: usize,
     /// With a time limit: an upper bound on the best value (the largest of the plan's value and
-    /// the LP relaxations of the programs not solved in time), so `value == upper_bound` proves
-    /// the plan optimal; `None` without a time limit (every program was solved to optimality or
-    /// cut off by its bound).
+    /// the bounds of what was not searched or solved in time), so `value == upper_bound` proves
+    /// the plan optimal; `None` without a time limit (every search finished, every program was
+    /// solved to optimality or cut off by its bound).
     pub upper_bound: Option<i32>,
+    /// The method that found the plan.
+    pub method: Method,
+    /// Positions searched (the search).
+    pub positions: u64,
+    /// Why the method asked for was not the one used, if it was not (a backend failure).
+    pub fallback: Option<String>,
 }
 
 impl TurnPlan {
@@ -129,20 +173,73 @@ pub fn solve_lay(game: &Game, lay: Option<&Lay>, options: &PlanOptions) -> Resul
     Ok(solved.map(|s| (s.eval(&objective).round() as i32, reader.plan(&s))))
 }
 
-/// The best turn for the player to move in `game`. Lays whose programs are the same (the same
-/// signature: the tile changes nothing the locomotives can use) share one program; each program
-/// is bounded by its LP relaxation, and the integer programs run in parallel from the highest
-/// bound down until no bound can beat the best plan, each first asked only for a value that beats
-/// the best so far; the best plan (the first candidate among equals) is replayed and re-valued by
-/// the engine.
+/// The best turn for the player to move in `game` by `options.method`; a backend failure of the
+/// programs falls back to the search (the reason in [`TurnPlan::fallback`]). The plan is
+/// replayed and re-valued from scratch by the engine before it is returned.
 pub fn plan_turn(game: &Game, options: &PlanOptions) -> Result<TurnPlan, PlanError> {
-    use rayon::prelude::*;
     if game.is_over() {
         return Err(PlanError::GameOver);
     }
     if game.phase() != Phase::Lay {
         return Err(PlanError::MidTurn);
     }
+    match options.method {
+        Method::Search => plan_by_search(game, options),
+        Method::Program => match plan_by_programs(game, options) {
+            Err(PlanError::Lp(e)) if e != LpError::TimeLimit => {
+                let mut plan = plan_by_search(game, options)?;
+                plan.fallback = Some(format!("{e}; planned by the search instead"));
+                Ok(plan)
+            }
+            other => other,
+        },
+    }
+}
+
+/// The best turn by [`super::search::best_turn`], its time limit for the whole search.
+fn plan_by_search(game: &Game, options: &PlanOptions) -> Result<TurnPlan, PlanError> {
+    let deadline = options.time_limit.map(|t| Instant::now() + t);
+    let Some(found) = super::search::best_turn(game, &options.weights, deadline) else {
+        return Err(PlanError::Certificate("the search found no legal turn".to_string()));
+    };
+    let (after, checked) = checked(game, &found.actions, &options.weights)?;
+    if checked != found.value {
+        return Err(PlanError::Certificate(format!(
+            "the search valued the plan {}, the engine {checked}",
+            found.value
+        )));
+    }
+    Ok(TurnPlan {
+        value: found.value,
+        after,
+        lays: found.lays,
+        programs: 0,
+        distinct: found.networks,
+        upper_bound: (!found.proven() || options.time_limit.is_some()).then_some(found.upper_bound),
+        method: Method::Search,
+        positions: found.positions,
+        fallback: None,
+        actions: found.actions,
+    })
+}
+
+/// The engine's replay of a plan and its value, or why it failed (a solver bug, reported).
+fn checked(game: &Game, actions: &[Action], weights: &Weights) -> Result<(Game, i32), PlanError> {
+    certify(game, actions, weights).map_err(|(i, e)| {
+        PlanError::Certificate(format!(
+            "action {i} ({}) is illegal: {e}",
+            actions.get(i).map_or("end".to_string(), |a| a.to_string())
+        ))
+    })
+}
+
+/// The best turn by integer programs. Lays whose programs are the same (the same signature: the
+/// tile changes nothing the locomotives can use) share one program; each program is bounded by
+/// its LP relaxation, and the integer programs run in parallel from the highest bound down until
+/// no bound can beat the best plan, each first asked only for a value that beats the best so far;
+/// the best plan (the first candidate among equals) is replayed and re-valued by the engine.
+fn plan_by_programs(game: &Game, options: &PlanOptions) -> Result<TurnPlan, PlanError> {
+    use rayon::prelude::*;
     let candidates = lay_candidates(game);
     // The programs, built in parallel; then one per signature, remembering each candidate's
     // group and constant.
@@ -286,16 +383,22 @@ pub fn plan_turn(game: &Game, options: &PlanOptions) -> Result<TurnPlan, PlanErr
             None => PlanError::Certificate("no lay gave a feasible program".to_string()),
         });
     };
-    let (after, checked) = certify(game, &actions, &options.weights).map_err(|(i, e)| {
-        PlanError::Certificate(format!(
-            "action {i} ({}) is illegal: {e}",
-            actions.get(i).map_or("end".to_string(), |a| a.to_string())
-        ))
-    })?;
+    let (after, checked) = checked(game, &actions, &options.weights)?;
     if checked != v {
         return Err(PlanError::Certificate(format!("the program valued the plan {v}, the engine {checked}")));
     }
-    Ok(TurnPlan { actions, value: v, after, lays: candidates.len(), programs, distinct, upper_bound })
+    Ok(TurnPlan {
+        actions,
+        value: v,
+        after,
+        lays: candidates.len(),
+        programs,
+        distinct,
+        upper_bound,
+        method: Method::Program,
+        positions: 0,
+        fallback: None,
+    })
 }
 
 #[cfg(test)]

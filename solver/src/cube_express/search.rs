@@ -1,0 +1,1052 @@
+//! The exact best turn by search: every lay (tile, side, cell, rotation, action, payment), and
+//! for each a memoised search over step II and the market in which every legal action of the
+//! rulebook is a move of the search at every point: conversions, stock sales, coal and the second
+//! locomotive whenever the rules allow them ("anytime during their turn"; "Selling Stocks: at any
+//! time during their turn"), pickup, delivery and passenger on a tile in any order, each
+//! locomotive's every path.
+//!
+//! Two reductions keep it fast, and both are proven in ruling S3 (`docs/rules/cube-express.md`):
+//!
+//! - **Trades as late as they can be.** After a trade `T` from position `p`, an event `E` (a move,
+//!   a pickup, a delivery, a passenger, the market, the lay) is searched only when swapping them
+//!   fails: `E` is illegal at `p`, or `T` is illegal after `E`, or `E` then `T` reaches another
+//!   position than `T` then `E`. Checked on the positions themselves, not argued rule by rule.
+//! - **Moves towards nothing.** A move onto a tile from which no tile with a facility, a factory
+//!   or a station city is reachable within every movement point the player can still raise is
+//!   not searched: stopping the locomotive there instead leaves at least as much.
+//!
+//! Positions are compact (the player's cubes, the discs, the locomotives, the run's visited
+//! tiles, what the turn has placed on the map) and searched once each per network; lays that
+//! leave the same network within reach share one search. The best plan is replayed by the
+//! engine and re-valued from scratch by [`super::value::value`].
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use rustc_hash::FxHashMap;
+use signalbox_engine::cube_express::action::{Action, Lay};
+use signalbox_engine::cube_express::catalogue::COLUMNS;
+use signalbox_engine::cube_express::game::{Game, GameKey, OBJECTIVE_LIMIT, Phase};
+use signalbox_engine::cube_express::options::Passengers;
+use signalbox_engine::cube_express::resource::{Conversion, Resource, Resources};
+use signalbox_engine::grid::square::Cell;
+
+use super::value::{Weights, objective_weights, value};
+
+const NONE: u8 = u8::MAX;
+const ENTERED: u8 = 1;
+const PICKED: u8 = 2;
+const DELIVERED: u8 = 4;
+const PASSENGER: u8 = 8;
+/// The value of a position from which the search follows no line: every step from it is
+/// searched from another position (a trade that can wait).
+const DEAD: i32 = i32::MIN;
+
+/// Most cities with a station (each has one at most: 4 players, 6 stations each).
+const CITIES: usize = 24;
+
+/// A step of the search: one engine action, with the second locomotive's station and the
+/// moved-onto tile as indices into the network.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Step {
+    Convert(u8),
+    Sell,
+    Coal,
+    Build(u8),
+    Move(u8, u8),
+    Pickup,
+    Deliver(Option<u8>),
+    Passenger,
+    Market(Option<(u8, bool)>),
+    End,
+}
+
+impl Step {
+    const fn is_trade(self) -> bool {
+        matches!(self, Step::Convert(_) | Step::Sell | Step::Coal | Step::Build(_))
+    }
+
+    /// The order in which consecutive trades are searched when either order reaches the same
+    /// position.
+    const fn rank(self) -> u8 {
+        match self {
+            Step::Convert(k) => k,
+            Step::Sell => 4,
+            Step::Coal => 5,
+            Step::Build(_) => 6,
+            _ => 7,
+        }
+    }
+}
+
+/// The position within step II or after the market, for the player to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct State {
+    /// 0: step II (the market not yet taken); 1: after the market.
+    stage: u8,
+    /// The trade that led here (the position before it is this one with it undone), if the last
+    /// step was a trade.
+    last: Option<Step>,
+    store: [u8; 3],
+    reserve: u8,
+    dividends: u8,
+    /// Every seat's stock value (other seats rise when the player picks up at their facility).
+    stock: [u8; 4],
+    /// Seats that have reached the stock maximum, as bits.
+    reached: u8,
+    /// The player's `$` cubes still on the track, as bits.
+    dollars: u8,
+    /// 9-VP tokens left in the box.
+    tokens: u8,
+    /// Movement points left (coal spent adds).
+    mp: u8,
+    /// Each locomotive's tile, [`NONE`] if not built.
+    loco: [u8; 2],
+    /// The locomotive moving now, [`NONE`] before the first move.
+    current: u8,
+    /// Locomotives that have finished, as bits.
+    finished: u8,
+    /// What has happened on the current tile of the moving locomotive ([`ENTERED`] and the rest).
+    entry: u8,
+    /// Tiles the moving locomotive has been on this turn.
+    visited: u64,
+    /// Factories (by index) whose first space is free.
+    first_free: u64,
+    /// The player's cubes on each objective card.
+    objective: [u8; COLUMNS],
+    /// Room for passengers per station city (by index).
+    room: [u8; CITIES],
+}
+
+/// A factory as the search sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Factory {
+    needs: [u8; 3],
+    a: u8,
+    b: u8,
+}
+
+/// A tile as the search sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Site {
+    cell: Cell,
+    exits: Vec<u8>,
+    /// The facility's resource and owner.
+    production: Option<(u8, Option<u8>)>,
+    factory: Option<u8>,
+    /// The station city's index, if the tile is in a city with a station and passengers are on.
+    city: Option<u8>,
+    /// One of the player's stations is on it.
+    station: bool,
+    /// Fewest moves to a tile with a facility, a factory or a station city (`u8::MAX`: none).
+    to_feature: u8,
+}
+
+/// The network within reach after a lay, and what the turn's rules need of it: equal networks
+/// (same tiles within reach, same technology level) are searched once.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Network {
+    sites: Vec<Site>,
+    factories: Vec<Factory>,
+    /// The technology level after the lay: movement points and storage limit.
+    tech: u8,
+}
+
+/// What does not change during the turn.
+struct Rules {
+    seat: usize,
+    solo: bool,
+    weights: Weights,
+    objective_weights: [i32; COLUMNS],
+    vp: Vec<i32>,
+    dollars: [u8; 3],
+    max: u8,
+    /// Display columns holding a tile, when the market is open.
+    market: Option<Vec<u8>>,
+}
+
+/// The memo of one network: each position's best value from there and the step that reaches it.
+type Memo = FxHashMap<State, (i32, Step)>;
+
+/// Why the search stopped early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stopped;
+
+struct Searcher<'a> {
+    net: &'a Network,
+    rules: &'a Rules,
+    memo: Memo,
+    deadline: Option<Instant>,
+    stop: &'a AtomicBool,
+    nodes: u64,
+}
+
+fn bit(i: u8) -> u64 {
+    1u64 << i
+}
+
+fn ri(r: Resource) -> usize {
+    match r {
+        Resource::Coal => 0,
+        Resource::Wood => 1,
+        Resource::Iron => 2,
+    }
+}
+
+impl Rules {
+    /// Raises `seat`'s disc by `spaces` (rulebook, "Stock Value Track"); the player's points.
+    fn rise(&self, s: &mut State, seat: usize, spaces: u8) -> i32 {
+        let mut gain = 0;
+        let me = seat == self.seat;
+        for _ in 0..spaces {
+            if s.stock[seat] >= self.max {
+                break;
+            }
+            s.stock[seat] += 1;
+            let at = s.stock[seat];
+            if me {
+                gain += self.vp[usize::from(at)] - self.vp[usize::from(at - 1)];
+                if let Some(i) = self.dollars.iter().position(|&d| d == at)
+                    && s.dollars & (1 << i) != 0
+                {
+                    s.dollars &= !(1 << i);
+                    s.dividends += 1;
+                    gain += 1;
+                }
+            }
+            if at == self.max && s.reached & (1 << seat) == 0 {
+                s.reached |= 1 << seat;
+                if s.tokens > 0 {
+                    s.tokens -= 1;
+                    if me {
+                        gain += signalbox_engine::cube_express::game::TOKEN_VP;
+                    }
+                }
+            }
+        }
+        gain
+    }
+}
+
+impl Searcher<'_> {
+    /// The position after `step` and the points it brings, or `None` when it is illegal.
+    fn apply(&self, s: &State, step: Step) -> Option<(State, i32)> {
+        let r = self.rules;
+        let w = r.weights.resource;
+        let mut n = *s;
+        n.last = if step.is_trade() { Some(step) } else { None };
+        let gain = match step {
+            Step::Convert(k) => {
+                let (from, to, dividend) = Conversion::ALL[usize::from(k)].recipe();
+                if n.store[ri(from)] < 2 {
+                    return None;
+                }
+                n.store[ri(from)] -= 2;
+                n.store[ri(to)] += 1;
+                if dividend {
+                    n.dividends += 1;
+                    1 - w
+                } else {
+                    n.reserve += 1;
+                    -w
+                }
+            }
+            Step::Sell => {
+                let st = n.stock[r.seat];
+                if st == 0 || n.reserve == 0 {
+                    return None;
+                }
+                n.stock[r.seat] -= 1;
+                n.reserve -= 1;
+                n.dividends += 1;
+                1 + r.vp[usize::from(st - 1)] - r.vp[usize::from(st)]
+            }
+            Step::Coal => {
+                if n.stage != 0 || n.store[0] == 0 {
+                    return None;
+                }
+                n.store[0] -= 1;
+                n.reserve += 1;
+                n.mp += 1;
+                -w
+            }
+            Step::Build(at) => {
+                if n.stage != 0 || n.loco[1] != NONE || n.store[0] == 0 || n.store[2] == 0 {
+                    return None;
+                }
+                n.store[0] -= 1;
+                n.store[2] -= 1;
+                n.reserve += 2;
+                n.loco[1] = at;
+                r.weights.locomotive - 2 * w
+            }
+            Step::Move(l, t) => {
+                let from = n.loco[usize::from(l)];
+                if n.stage != 0 || from == NONE {
+                    return None;
+                }
+                if n.current != l {
+                    if n.finished & (1 << l) != 0 {
+                        return None;
+                    }
+                    if n.current != NONE {
+                        n.finished |= 1 << n.current;
+                    }
+                    n.current = l;
+                    n.visited = bit(from);
+                    n.entry = 0;
+                }
+                if n.mp == 0 || n.visited & bit(t) != 0 || !self.net.sites[usize::from(from)].exits.contains(&t) {
+                    return None;
+                }
+                n.mp -= 1;
+                n.visited |= bit(t);
+                n.entry = ENTERED;
+                n.loco[usize::from(l)] = t;
+                0
+            }
+            Step::Pickup => {
+                let site = self.here(&n)?;
+                let (res, owner) = site.production?;
+                if n.entry & PICKED != 0 || n.reserve == 0 {
+                    return None;
+                }
+                n.entry |= PICKED;
+                n.reserve -= 1;
+                n.store[usize::from(res)] += 1;
+                if let Some(o) = owner
+                    && usize::from(o) != r.seat
+                {
+                    r.rise(&mut n, usize::from(o), 1);
+                }
+                w
+            }
+            Step::Deliver(column) => {
+                let site = self.here(&n)?;
+                let f = self.net.factories[usize::from(site.factory?)];
+                if n.entry & DELIVERED != 0 || (0..3).any(|i| n.store[i] < f.needs[i]) {
+                    return None;
+                }
+                n.entry |= DELIVERED;
+                let count: u8 = f.needs.iter().sum();
+                for i in 0..3 {
+                    n.store[i] -= f.needs[i];
+                }
+                let mut gain = -w * i32::from(count);
+                if count >= 2 {
+                    n.dividends += 1;
+                    gain += 1;
+                }
+                let room = |c: usize| n.objective[c] < OBJECTIVE_LIMIT;
+                let placeable = count >= 3 && !r.solo && (0..COLUMNS).any(room);
+                match column {
+                    Some(c) if !placeable || !room(usize::from(c)) => return None,
+                    Some(c) => {
+                        n.objective[usize::from(c)] += 1;
+                        gain += r.objective_weights[usize::from(c)];
+                    }
+                    None if placeable => return None,
+                    None => n.reserve += u8::from(count >= 3),
+                }
+                let index = site.factory?;
+                let first = n.first_free & bit(index) != 0;
+                if first {
+                    n.first_free &= !bit(index);
+                    gain += i32::from(f.a);
+                } else {
+                    gain += i32::from(f.b);
+                }
+                gain + r.rise(&mut n, r.seat, if first { 2 } else { 1 })
+            }
+            Step::Passenger => {
+                let site = self.here(&n)?;
+                let city = usize::from(site.city?);
+                if n.entry & PASSENGER != 0 || n.room[city] == 0 || n.reserve == 0 {
+                    return None;
+                }
+                n.entry |= PASSENGER;
+                n.room[city] -= 1;
+                n.reserve -= 1;
+                1
+            }
+            Step::Market(choice) => {
+                if n.stage != 0 {
+                    return None;
+                }
+                // After the market only the cubes, the disc and the objective cubes matter (trades
+                // and the discard): positions that differ only in the rest are one.
+                n = State {
+                    stage: 1,
+                    last: None,
+                    store: n.store,
+                    reserve: n.reserve,
+                    dividends: n.dividends,
+                    stock: [0; 4],
+                    reached: 0,
+                    dollars: 0,
+                    tokens: 0,
+                    mp: 0,
+                    loco: [NONE; 2],
+                    current: NONE,
+                    finished: 0,
+                    entry: 0,
+                    visited: 0,
+                    first_free: 0,
+                    objective: n.objective,
+                    room: [0; CITIES],
+                };
+                n.stock[r.seat] = s.stock[r.seat];
+                match (&r.market, choice) {
+                    (None, None) => 0,
+                    (Some(open), Some((slot, cube))) if open.contains(&slot) => {
+                        if cube {
+                            let c = usize::from(slot);
+                            if n.dividends == 0 || n.objective[c] >= OBJECTIVE_LIMIT {
+                                return None;
+                            }
+                            n.dividends -= 1;
+                            n.objective[c] += 1;
+                            r.objective_weights[c] - 1
+                        } else {
+                            0
+                        }
+                    }
+                    _ => return None,
+                }
+            }
+            Step::End => {
+                if n.stage != 1 {
+                    return None;
+                }
+                n.stage = 2;
+                let total: u8 = n.store.iter().sum();
+                -w * i32::from(total.saturating_sub(self.net.tech))
+            }
+        };
+        Some((n, gain))
+    }
+
+    /// The tile the moving locomotive has just entered, if it may act there.
+    fn here(&self, s: &State) -> Option<&Site> {
+        if s.stage != 0 || s.entry & ENTERED == 0 || s.current == NONE {
+            return None;
+        }
+        self.net.sites.get(usize::from(s.loco[usize::from(s.current)]))
+    }
+
+    /// The position before the trade that led to `s`.
+    fn undo(&self, s: &State, trade: Step) -> State {
+        let mut p = *s;
+        p.last = None;
+        match trade {
+            Step::Convert(k) => {
+                let (from, to, dividend) = Conversion::ALL[usize::from(k)].recipe();
+                p.store[ri(from)] += 2;
+                p.store[ri(to)] -= 1;
+                if dividend {
+                    p.dividends -= 1;
+                } else {
+                    p.reserve -= 1;
+                }
+            }
+            Step::Sell => {
+                p.stock[self.rules.seat] += 1;
+                p.reserve += 1;
+                p.dividends -= 1;
+            }
+            Step::Coal => {
+                p.store[0] += 1;
+                p.reserve -= 1;
+                p.mp -= 1;
+            }
+            Step::Build(_) => {
+                p.store[0] += 1;
+                p.store[2] += 1;
+                p.reserve -= 2;
+                p.loco[1] = NONE;
+            }
+            _ => {}
+        }
+        p
+    }
+
+    /// Every step to search from `s`, in a fixed order.
+    fn steps(&self, s: &State, out: &mut Vec<Step>) {
+        out.clear();
+        for k in 0..4 {
+            out.push(Step::Convert(k));
+        }
+        out.push(Step::Sell);
+        if s.stage == 1 {
+            out.push(Step::End);
+            return;
+        }
+        out.push(Step::Coal);
+        if s.loco[1] == NONE {
+            for (i, site) in self.net.sites.iter().enumerate() {
+                if site.station {
+                    out.push(Step::Build(i as u8));
+                }
+            }
+        }
+        if s.entry & ENTERED != 0 {
+            out.push(Step::Pickup);
+            out.push(Step::Passenger);
+            out.push(Step::Deliver(None));
+            for c in 0..COLUMNS as u8 {
+                out.push(Step::Deliver(Some(c)));
+            }
+        }
+        let extra = self.coal_possible(s);
+        for l in 0..2u8 {
+            let at = s.loco[usize::from(l)];
+            if at == NONE {
+                continue;
+            }
+            for &t in &self.net.sites[usize::from(at)].exits {
+                // A move onto a tile from which nothing can be reached in time is not searched.
+                let to = self.net.sites[usize::from(t)].to_feature;
+                if u16::from(to) <= u16::from(s.mp.saturating_sub(1)) + extra {
+                    out.push(Step::Move(l, t));
+                }
+            }
+        }
+        match &self.rules.market {
+            None => out.push(Step::Market(None)),
+            Some(open) => {
+                if let Some(&first) = open.first() {
+                    out.push(Step::Market(Some((first, false))));
+                }
+                for &slot in open {
+                    out.push(Step::Market(Some((slot, true))));
+                }
+            }
+        }
+    }
+
+    /// The most coal the player could spend before the next pickup: coal held, and what
+    /// conversions could make (2 iron into 1 wood, 2 wood into 1 coal).
+    fn coal_possible(&self, s: &State) -> u16 {
+        let [coal, wood, iron] = s.store.map(u16::from);
+        coal + (wood + iron / 2) / 2
+    }
+
+    /// Whether event `e` after trade `t` (from `p`, the position before it, to `s`) may be left
+    /// out: `e` then `t` is legal from `p` and reaches the same position as `t` then `e`.
+    fn swappable(&self, p: &State, s: &State, t: Step, e: Step) -> bool {
+        let Some((after_e, _)) = self.apply(p, e) else { return false };
+        let Some((mut swapped, _)) = self.apply(&after_e, t) else { return false };
+        let Some((mut direct, _)) = self.apply(s, e) else { return false };
+        swapped.last = None;
+        direct.last = None;
+        swapped == direct
+    }
+
+    /// The best value from `s` to the end of the turn.
+    fn solve(&mut self, s: &State) -> Result<i32, Stopped> {
+        if s.stage == 2 {
+            return Ok(0);
+        }
+        if let Some(&(v, _)) = self.memo.get(s) {
+            return Ok(v);
+        }
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(4096) {
+            if self.stop.load(Ordering::Relaxed) {
+                return Err(Stopped);
+            }
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                self.stop.store(true, Ordering::Relaxed);
+                return Err(Stopped);
+            }
+        }
+        let mut steps = Vec::with_capacity(16);
+        self.steps(s, &mut steps);
+        let parent = s.last.map(|t| (t, self.undo(s, t)));
+        let mut best = (DEAD, Step::End);
+        for step in steps {
+            // After a trade, an event that could come first, and a trade of a lower rank that
+            // could, are searched from the position before it.
+            if let Some((t, p)) = parent
+                && (!step.is_trade() || step.rank() < t.rank())
+                && self.swappable(&p, s, t, step)
+            {
+                continue;
+            }
+            let Some((next, gain)) = self.apply(s, step) else { continue };
+            let rest = self.solve(&next)?;
+            if rest == DEAD {
+                continue;
+            }
+            let v = gain + rest;
+            if v > best.0 {
+                best = (v, step);
+            }
+        }
+        self.memo.insert(*s, best);
+        Ok(best.0)
+    }
+}
+
+/// An upper bound on the value from the start of step II `s` on `net`, for searches stopped by
+/// the deadline: every factory delivered to twice (once per locomotive run) at its first space's
+/// points with a dividend, the best objective cube and a two-space rise; every facility picked up
+/// twice; every passenger room filled; the second locomotive; the market's cube; every `$` cube and
+/// a token; and every possible sale at its best. Conversions, coal and discards never gain.
+fn crude_bound(net: &Network, rules: &Rules, s: &State) -> i32 {
+    let w = rules.weights.resource;
+    let best_objective = rules.objective_weights.iter().copied().max().unwrap_or(0).max(0);
+    let vp = &rules.vp;
+    let top = vp.len().saturating_sub(1);
+    let rise2 = (0..vp.len()).map(|i| vp[(i + 2).min(top)] - vp[i]).max().unwrap_or(0).max(0);
+    let sale = (1..vp.len()).map(|i| 1 + vp[i - 1] - vp[i]).max().unwrap_or(0).max(0);
+    let deliveries = 2 * net.factories.len() as i32;
+    let delivered: i32 = net.factories.iter().map(|f| 2 * (i32::from(f.a.max(f.b)) + 1 + best_objective + rise2)).sum();
+    let facilities = net.sites.iter().filter(|t| t.production.is_some()).count() as i32;
+    let rooms: i32 = s.room.iter().map(|&r| i32::from(r)).sum();
+    let build = if s.loco[1] == NONE { (rules.weights.locomotive - 2 * w).max(0) } else { 0 };
+    let sales = (i32::from(s.stock[rules.seat]) + 2 * deliveries) * sale;
+    delivered
+        + 2 * facilities * w.max(0)
+        + rooms
+        + build
+        + (best_objective - 1).max(0)
+        + 3
+        + signalbox_engine::cube_express::game::TOKEN_VP
+        + sales
+}
+
+/// The network after a lay (the game `after`, in step II) within reach of the player's
+/// locomotives and stations, and the start position of the search.
+fn network(after: &Game, rules: &Rules) -> (Network, State) {
+    let seat = rules.seat;
+    let me = &after.players()[seat];
+    let board = after.board();
+    let tiles = board.tiles();
+    let n = tiles.len();
+    let index: HashMap<Cell, usize> = tiles.iter().enumerate().map(|(i, t)| (t.cell, i)).collect();
+    let next: Vec<Vec<usize>> = tiles.iter().map(|t| board.exits(t.cell).map(|c| index[&c]).collect()).collect();
+    let tech = after.tech_level(seat);
+    // Every movement point the turn could have: the level, and a coal per resource the player
+    // holds or could pick up (two per facility: one for each locomotive).
+    let facilities = tiles.iter().filter(|t| t.face.production.is_some()).count();
+    let horizon = usize::from(tech) + usize::from(me.store.total()) + 2 * facilities;
+    let mut sources: Vec<usize> = me.locomotives.iter().flatten().map(|c| index[c]).collect();
+    if me.locomotives[1].is_none() {
+        sources.extend(tiles.iter().enumerate().filter(|(_, t)| t.station == Some(seat as u8)).map(|(i, _)| i));
+    }
+    let from_sources = distances(&next, sources.iter().copied());
+    let within: Vec<usize> = (0..n).filter(|&i| from_sources[i] <= horizon).collect();
+    let local: HashMap<usize, u8> = within.iter().enumerate().map(|(k, &i)| (i, k as u8)).collect();
+    let cities = board.cities();
+    let passengers = after.options().passengers == Passengers::StationCities;
+    let mut city_index: HashMap<usize, u8> = HashMap::new();
+    let mut room = [0u8; CITIES];
+    let mut factories = Vec::new();
+    let mut first_free = 0u64;
+    let mut sites: Vec<Site> = Vec::with_capacity(within.len());
+    for &i in &within {
+        let t = &tiles[i];
+        let city = cities.city_of[i].filter(|&c| passengers && cities.station[c].is_some()).and_then(|c| {
+            let k = city_index.len();
+            let id = *city_index.entry(c).or_insert(k as u8);
+            if usize::from(id) < CITIES {
+                let left = cities.houses[c].saturating_sub(cities.passengers[c]);
+                room[usize::from(id)] = left.min(u16::from(u8::MAX)) as u8;
+                Some(id)
+            } else {
+                None
+            }
+        });
+        let factory = t.face.factory.map(|f| {
+            let k = factories.len() as u8;
+            factories.push(Factory { needs: [f.needs.coal, f.needs.wood, f.needs.iron], a: f.a, b: f.b });
+            if t.first.is_none() {
+                first_free |= bit(k);
+            }
+            k
+        });
+        sites.push(Site {
+            cell: t.cell,
+            exits: next[i].iter().filter_map(|j| local.get(j).copied()).collect(),
+            production: t.face.production.map(|r| (ri(r) as u8, t.owner)),
+            factory,
+            city,
+            station: t.station == Some(seat as u8),
+            to_feature: u8::MAX,
+        });
+    }
+    // Distances to the nearest feature, backwards along the exits.
+    let mut previous: Vec<Vec<usize>> = vec![Vec::new(); sites.len()];
+    for (u, s) in sites.iter().enumerate() {
+        for &v in &s.exits {
+            previous[usize::from(v)].push(u);
+        }
+    }
+    let features = sites
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.production.is_some() || s.factory.is_some() || s.city.is_some())
+        .map(|(i, _)| i);
+    let to_feature = distances(&previous, features);
+    for (s, d) in sites.iter_mut().zip(to_feature) {
+        s.to_feature = d.min(usize::from(u8::MAX)) as u8;
+    }
+    let mut stock = [0u8; 4];
+    let mut reached = 0u8;
+    for (k, p) in after.players().iter().enumerate() {
+        stock[k] = p.stock;
+        if p.reached_max {
+            reached |= 1 << k;
+        }
+    }
+    let track = after.track();
+    let dollars = (0..3).filter(|&i| me.dollars[i]).fold(0u8, |m, i| m | (1 << i));
+    let _ = track;
+    let loco = me.locomotives.map(|c| c.and_then(|c| local.get(&index[&c]).copied()).unwrap_or(NONE));
+    let state = State {
+        stage: 0,
+        last: None,
+        store: [me.store.coal, me.store.wood, me.store.iron],
+        reserve: me.reserve,
+        dividends: me.dividends,
+        stock,
+        reached,
+        dollars,
+        tokens: after.tokens_left(),
+        mp: tech,
+        loco,
+        current: NONE,
+        finished: 0,
+        entry: 0,
+        visited: 0,
+        first_free,
+        objective: std::array::from_fn(|c| after.objective_cubes(c)[seat]),
+        room,
+    };
+    (Network { sites, factories, tech }, state)
+}
+
+/// The fewest steps from any of `starts` to each node along `next`; `usize::MAX` when none.
+fn distances(next: &[Vec<usize>], starts: impl IntoIterator<Item = usize>) -> Vec<usize> {
+    let mut dist = vec![usize::MAX; next.len()];
+    let mut queue = std::collections::VecDeque::new();
+    for u in starts {
+        if dist[u] == usize::MAX {
+            dist[u] = 0;
+            queue.push_back(u);
+        }
+    }
+    while let Some(u) = queue.pop_front() {
+        for &v in &next[u] {
+            if dist[v] == usize::MAX {
+                dist[v] = dist[u] + 1;
+                queue.push_back(v);
+            }
+        }
+    }
+    dist
+}
+
+impl Searcher<'_> {
+    /// The steps of the best line from `s`, as found by [`Searcher::solve`].
+    fn line(&self, s: &State) -> Vec<Step> {
+        let mut out = Vec::new();
+        let mut at = *s;
+        while at.stage != 2 {
+            let Some(&(_, step)) = self.memo.get(&at) else { break };
+            let Some((next, _)) = self.apply(&at, step) else { break };
+            out.push(step);
+            at = next;
+        }
+        out
+    }
+
+    /// The engine actions of `steps` from `s`: consecutive sales as one, tiles as cells, the
+    /// discard at the end taken coal first, then wood, then iron.
+    fn actions(&self, s: &State, steps: &[Step]) -> Vec<Action> {
+        let mut out: Vec<Action> = Vec::new();
+        let mut at = *s;
+        for &step in steps {
+            let action = match step {
+                Step::Convert(k) => Action::Convert { conversion: Conversion::ALL[usize::from(k)] },
+                Step::Sell => {
+                    if let Some(Action::Sell { spaces }) = out.last_mut() {
+                        *spaces += 1;
+                        at = self.apply(&at, step).map_or(at, |(n, _)| n);
+                        continue;
+                    }
+                    Action::Sell { spaces: 1 }
+                }
+                Step::Coal => Action::Coal,
+                Step::Build(i) => Action::BuildLocomotive { at: self.net.sites[usize::from(i)].cell },
+                Step::Move(l, t) => Action::Move { locomotive: l, to: self.net.sites[usize::from(t)].cell },
+                Step::Pickup => Action::Pickup,
+                Step::Deliver(objective) => Action::Deliver { objective },
+                Step::Passenger => Action::Passenger,
+                Step::Market(None) => Action::NoMarket,
+                Step::Market(Some((slot, cube))) => Action::Market { slot, cube },
+                Step::End => {
+                    let mut excess = at.store.iter().sum::<u8>().saturating_sub(self.net.tech);
+                    let mut take = |have: u8| {
+                        let t = have.min(excess);
+                        excess -= t;
+                        t
+                    };
+                    let coal = take(at.store[0]);
+                    let wood = take(at.store[1]);
+                    let iron = take(at.store[2]);
+                    Action::End { discard: Resources { coal, wood, iron } }
+                }
+            };
+            out.push(action);
+            at = self.apply(&at, step).map_or(at, |(n, _)| n);
+        }
+        out
+    }
+}
+
+/// A start of step II: the actions that lead there (trades, then the lay), the game then, and
+/// the value of the turn so far.
+struct Start {
+    actions: Vec<Action>,
+    value: i32,
+    state: State,
+}
+
+/// The best turn found by [`best_turn`], with what the search did.
+#[derive(Clone, Debug)]
+pub struct Found {
+    /// The turn's actions, in order (ending with [`Action::End`]).
+    pub actions: Vec<Action>,
+    /// Its value by the search (checked by the engine in [`super::plan::plan_turn`]).
+    pub value: i32,
+    /// Lays tried (each tile, side, cell, rotation, action and payment, after any trades).
+    pub lays: usize,
+    /// Distinct networks searched (lays that leave the same network within reach share one).
+    pub networks: usize,
+    /// Networks whose search finished (all of them unless stopped by the deadline).
+    pub finished: usize,
+    /// Positions searched.
+    pub positions: u64,
+    /// An upper bound on the best value: equal to `value` when every search finished.
+    pub upper_bound: i32,
+}
+
+impl Found {
+    /// Whether the plan is proven best: every search finished.
+    pub fn proven(&self) -> bool {
+        self.upper_bound <= self.value
+    }
+}
+
+/// The steps of the turn before the lay that a search may take: conversions and one-space sales
+/// ([`Action::Sell`] of several spaces is the same as that many sales of one).
+fn trades() -> impl Iterator<Item = Action> {
+    Conversion::ALL.into_iter().map(|conversion| Action::Convert { conversion }).chain([Action::Sell { spaces: 1 }])
+}
+
+/// The lays at `game`: every placement, and with its centre action (each payment for a station)
+/// when `acting`; the engine decides which are legal.
+fn lays_at(game: &Game, placements: &[Lay], acting: bool) -> Vec<Lay> {
+    let mut out = Vec::new();
+    for &lay in placements {
+        if !acting {
+            out.push(lay);
+            continue;
+        }
+        let Some(face) = game.lay_face(&lay) else { continue };
+        match face.centre {
+            None => {}
+            Some(signalbox_engine::cube_express::tile::Centre::Station) => {
+                let p = &game.players()[usize::from(game.active())];
+                let levels = &game.content().levels;
+                let Some(&cost) = levels.get(usize::from(p.built)) else { continue };
+                out.extend(game.payments(cost).into_iter().map(|pay| Lay { act: true, pay, ..lay }));
+            }
+            Some(_) => out.push(Lay { act: true, ..lay }),
+        }
+    }
+    out
+}
+
+/// Every start of step II: the lays from the position itself, and the lays with a centre action
+/// after trades before the lay (a lay without its action changes no cube, so it never needs a
+/// trade before it). A trade sequence is followed by a lay only when the lay could not come
+/// first with the last trade after it to the same position.
+fn starts(game: &Game, rules: &Rules) -> Vec<(Vec<Action>, Game)> {
+    let placements: Vec<Lay> = game.legal_lays().into_iter().filter(|l| !l.act).collect();
+    let mut out: Vec<(Vec<Action>, Game)> = Vec::new();
+    if placements.is_empty() {
+        let mut g = game.clone();
+        if g.apply_in_place(&Action::NoLay).is_ok() {
+            out.push((vec![Action::NoLay], g));
+        }
+        return out;
+    }
+    let _ = rules;
+    // The trades before the lay, breadth first, each position once.
+    struct Node {
+        game: Game,
+        actions: Vec<Action>,
+        parent: Option<usize>,
+    }
+    let mut seen: std::collections::HashSet<GameKey> = std::collections::HashSet::new();
+    seen.insert(game.key());
+    let mut nodes = vec![Node { game: game.clone(), actions: Vec::new(), parent: None }];
+    let mut i = 0;
+    while i < nodes.len() {
+        for t in trades() {
+            let mut g = nodes[i].game.clone();
+            if g.apply_in_place(&t).is_ok() && seen.insert(g.key()) {
+                let mut actions = nodes[i].actions.clone();
+                actions.push(t);
+                nodes.push(Node { game: g, actions, parent: Some(i) });
+            }
+        }
+        i += 1;
+    }
+    for node in &nodes {
+        let lays = match node.parent {
+            None => {
+                let mut all = lays_at(&node.game, &placements, false);
+                all.extend(lays_at(&node.game, &placements, true));
+                all
+            }
+            Some(_) => lays_at(&node.game, &placements, true),
+        };
+        for lay in lays {
+            let mut g = node.game.clone();
+            if g.apply_in_place(&Action::Lay(lay)).is_err() {
+                continue;
+            }
+            if let (Some(parent), Some(&trade)) = (node.parent, node.actions.last()) {
+                let mut swapped = nodes[parent].game.clone();
+                if swapped.apply_in_place(&Action::Lay(lay)).is_ok()
+                    && swapped.apply_in_place(&trade).is_ok()
+                    && swapped.key() == g.key()
+                {
+                    continue;
+                }
+            }
+            let mut actions = node.actions.clone();
+            actions.push(Action::Lay(lay));
+            out.push((actions, g));
+        }
+    }
+    out
+}
+
+/// The best turn for the player to move in `game` (at the start of a turn) by exact search,
+/// stopping at `deadline` if given (then the best plan found and an upper bound). The same
+/// answer on any number of threads: the best value, for the first start among equals.
+pub fn best_turn(game: &Game, weights: &Weights, deadline: Option<Instant>) -> Option<Found> {
+    use rayon::prelude::*;
+    if game.is_over() || game.phase() != Phase::Lay {
+        return None;
+    }
+    let seat = usize::from(game.active());
+    let track = game.track();
+    let display = game.display();
+    let open: Vec<u8> = (0..COLUMNS as u8).filter(|&c| display[usize::from(c)].is_some()).collect();
+    let rules = Rules {
+        seat,
+        solo: game.is_solo(),
+        weights: *weights,
+        objective_weights: objective_weights(game, seat),
+        vp: track.vp.iter().map(|&v| i32::from(v)).collect(),
+        dollars: track.dollars,
+        max: track.max(),
+        market: if game.in_final_round() || open.is_empty() { None } else { Some(open) },
+    };
+    // Every start of step II, grouped by the network it leaves within reach.
+    let found = starts(game, &rules);
+    let lays = found.len();
+    let prepared: Vec<(Network, Start)> = found
+        .into_par_iter()
+        .map(|(actions, after)| {
+            let (net, state) = network(&after, &rules);
+            (net, Start { value: value(game, &after, weights), actions, state })
+        })
+        .collect();
+    let mut groups: Vec<(Network, Vec<(usize, Start)>)> = Vec::new();
+    let mut by_network: HashMap<Network, usize> = HashMap::new();
+    for (i, (net, start)) in prepared.into_iter().enumerate() {
+        let g = *by_network.entry(net.clone()).or_insert_with(|| {
+            groups.push((net, Vec::new()));
+            groups.len() - 1
+        });
+        groups[g].1.push((i, start));
+    }
+    let stop = AtomicBool::new(false);
+    let positions = AtomicU64::new(0);
+    // Each network's best: (value, start index, actions), or None if stopped.
+    let results: Vec<Option<(i32, usize, Vec<Action>)>> = groups
+        .par_iter()
+        .map(|(net, members)| {
+            let mut searcher = Searcher { net, rules: &rules, memo: Memo::default(), deadline, stop: &stop, nodes: 0 };
+            let mut best: Option<(i32, usize, State)> = None;
+            for (i, start) in members {
+                let Ok(v) = searcher.solve(&start.state) else {
+                    positions.fetch_add(searcher.nodes, Ordering::Relaxed);
+                    return None;
+                };
+                let v = v + start.value;
+                if best.is_none_or(|(bv, _, _)| v > bv) {
+                    best = Some((v, *i, start.state));
+                }
+            }
+            positions.fetch_add(searcher.nodes, Ordering::Relaxed);
+            let (v, i, state) = best?;
+            let start = members.iter().find(|(j, _)| *j == i).map(|(_, s)| s)?;
+            let mut actions = start.actions.clone();
+            actions.extend(searcher.actions(&state, &searcher.line(&state)));
+            Some((v, i, actions))
+        })
+        .collect();
+    let finished = results.iter().filter(|r| r.is_some()).count();
+    // Networks not searched to the end are bounded by their starts' crude bounds.
+    let unfinished = groups
+        .iter()
+        .zip(&results)
+        .filter(|(_, r)| r.is_none())
+        .flat_map(|((net, members), _)| members.iter().map(|(_, m)| m.value + crude_bound(net, &rules, &m.state)))
+        .max();
+    let best = results.iter().flatten().fold(None::<&(i32, usize, Vec<Action>)>, |b, r| match b {
+        Some(b) if b.0 > r.0 || (b.0 == r.0 && b.1 < r.1) => Some(b),
+        _ => Some(r),
+    });
+    let (value, actions) = match best {
+        Some((v, _, a)) => (*v, a.clone()),
+        None => fallback(game, weights)?,
+    };
+    let upper_bound = unfinished.map_or(value, |b| b.max(value));
+    Some(Found {
+        actions,
+        value,
+        lays,
+        networks: groups.len(),
+        finished,
+        positions: positions.into_inner(),
+        upper_bound,
+    })
+}
+
+/// A plan that is always legal, for when no search finished in time: the first lay (or none),
+/// no movement, the market's leftmost tile, and the discard.
+fn fallback(game: &Game, weights: &Weights) -> Option<(i32, Vec<Action>)> {
+    let mut g = game.clone();
+    let mut actions = Vec::new();
+    let lay = game.legal_lays().into_iter().next().map_or(Action::NoLay, Action::Lay);
+    g.apply_in_place(&lay).ok()?;
+    actions.push(lay);
+    let market =
+        g.legal_actions().into_iter().find(|a| matches!(a, Action::Market { cube: false, .. } | Action::NoMarket))?;
+    g.apply_in_place(&market).ok()?;
+    actions.push(market);
+    let end = g.legal_actions().into_iter().find(|a| matches!(a, Action::End { .. }))?;
+    g.apply_in_place(&end).ok()?;
+    actions.push(end);
+    Some((value(game, &g, weights), actions))
+}
