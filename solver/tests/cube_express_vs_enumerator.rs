@@ -9,80 +9,17 @@
 
 use std::sync::Arc;
 
+use rand::SeedableRng;
 use rand::seq::IndexedRandom;
-use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use signalbox_engine::cube_express::catalogue::Content;
-use signalbox_engine::cube_express::game::{Game, Phase};
-use signalbox_engine::cube_express::options::Options;
-use signalbox_engine::cube_express::position::from_state;
-use signalbox_engine::cube_express::resource::Resource;
 use signalbox_solver::cube_express::enumerate::{Limits, enumerate};
-use signalbox_solver::cube_express::plan::{PlanOptions, certify, lay_candidates, plan_turn, solve_lay};
+use signalbox_solver::cube_express::plan::{Method, PlanOptions, certify, lay_candidates, plan_turn, solve_lay};
 
-/// How hard the positions are.
-#[derive(Clone, Copy)]
-struct Shake {
-    /// Most random turns before the position.
-    turns: u32,
-    /// Most resources moved from the reserve into storage.
-    resources: u8,
-    /// Lays tried per position.
-    lays: usize,
-    /// Plans an enumeration may value before it counts as cut short.
-    plans: u64,
-}
-
-/// A position a few random turns into a game, then shaken: resources, dividends, stock and
-/// objective cubes moved about (cubes conserved), so that trades, deliveries, `$` spaces, the
-/// stock maximum, an empty reserve and full objective cards all come up.
-fn random_position(content: &Arc<Content>, rng: &mut ChaCha8Rng, shake: Shake) -> Option<Game> {
-    // One player: the solitaire game (no market, no objective cards).
-    let players = rng.random_range(1..=4usize);
-    let turns = rng.random_range(0..=shake.turns);
-    let game = Game::after_random_turns(content.clone(), players, rng.random(), turns, Options::default()).ok()?;
-    if game.is_over() || game.phase() != Phase::Lay {
-        return None;
-    }
-    let mut s = game.state();
-    let seat = usize::from(s.active);
-    let p = &mut s.players[seat];
-    for _ in 0..rng.random_range(0..=shake.resources) {
-        if p.reserve > 0 {
-            p.reserve -= 1;
-            let r = *[Resource::Coal, Resource::Wood, Resource::Iron].choose(rng)?;
-            *p.store.get_mut(r) += 1;
-        }
-    }
-    if rng.random_bool(0.2) {
-        // A nearly empty reserve.
-        let keep = rng.random_range(0..=3);
-        let moved = p.reserve.saturating_sub(keep);
-        p.reserve -= moved;
-        p.dividends += moved;
-    }
-    if rng.random_bool(0.3) {
-        let track = content.stock(players).clone();
-        let target = rng.random_range(p.stock..=track.max());
-        for (i, &d) in track.dollars.iter().enumerate() {
-            if d <= target && p.dollars[i] {
-                p.dollars[i] = false;
-                p.dividends += 1;
-            }
-        }
-        p.stock = target;
-        p.reached_max |= target == track.max();
-    }
-    if players > 1 && rng.random_bool(0.2) {
-        for c in 0..4 {
-            let n = rng.random_range(0..=5u8).min(p.reserve);
-            p.reserve -= n;
-            s.cubes[c][seat] += n;
-        }
-    }
-    from_state(content.clone(), &s).ok()
-}
+#[path = "support/positions.rs"]
+mod positions;
+use positions::{Shake, random_position};
 
 /// Checks one position: (lays compared, enumerations cut short).
 fn check(content: &Arc<Content>, index: u64, shake: Shake) -> (usize, usize) {
@@ -121,7 +58,8 @@ fn check(content: &Arc<Content>, index: u64, shake: Shake) -> (usize, usize) {
     if index.is_multiple_of(25) {
         let brute = enumerate(&game, &options.weights, &Limits { plans: Some(shake.plans), ..Limits::default() });
         if brute.complete {
-            let planned = plan_turn(&game, &options).expect("a plan");
+            let programs = PlanOptions { method: Method::Program, ..options };
+            let planned = plan_turn(&game, &programs).expect("a plan");
             assert_eq!(Some(planned.value), brute.best.map(|b| b.value), "position {index}: whole turn");
         }
     }

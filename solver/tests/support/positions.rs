@@ -1,0 +1,77 @@
+//! Random Cube Express positions for the planner tests: a few random turns into a game, then
+//! shaken (cubes conserved) so that trades, deliveries, `$` spaces, the stock maximum, an empty
+//! reserve and full objective cards all come up.
+
+use std::sync::Arc;
+
+use rand::RngExt;
+use rand::seq::IndexedRandom;
+use rand_chacha::ChaCha8Rng;
+use signalbox_engine::cube_express::catalogue::Content;
+use signalbox_engine::cube_express::game::{Game, Phase};
+use signalbox_engine::cube_express::options::Options;
+use signalbox_engine::cube_express::position::from_state;
+use signalbox_engine::cube_express::resource::Resource;
+
+/// How hard the positions are.
+#[derive(Clone, Copy)]
+pub struct Shake {
+    /// Most random turns before the position.
+    pub turns: u32,
+    /// Most resources moved from the reserve into storage.
+    pub resources: u8,
+    /// Lays tried per position.
+    pub lays: usize,
+    /// Plans an enumeration may value before it counts as cut short.
+    pub plans: u64,
+}
+
+/// A position a few random turns into a game, then shaken: resources, dividends, stock and
+/// objective cubes moved about (cubes conserved), so that trades, deliveries, `$` spaces, the
+/// stock maximum, an empty reserve and full objective cards all come up.
+pub fn random_position(content: &Arc<Content>, rng: &mut ChaCha8Rng, shake: Shake) -> Option<Game> {
+    // One player: the solitaire game (no market, no objective cards).
+    let players = rng.random_range(1..=4usize);
+    let turns = rng.random_range(0..=shake.turns);
+    let game = Game::after_random_turns(content.clone(), players, rng.random(), turns, Options::default()).ok()?;
+    if game.is_over() || game.phase() != Phase::Lay {
+        return None;
+    }
+    let mut s = game.state();
+    let seat = usize::from(s.active);
+    let p = &mut s.players[seat];
+    for _ in 0..rng.random_range(0..=shake.resources) {
+        if p.reserve > 0 {
+            p.reserve -= 1;
+            let r = *[Resource::Coal, Resource::Wood, Resource::Iron].choose(rng)?;
+            *p.store.get_mut(r) += 1;
+        }
+    }
+    if rng.random_bool(0.2) {
+        // A nearly empty reserve.
+        let keep = rng.random_range(0..=3);
+        let moved = p.reserve.saturating_sub(keep);
+        p.reserve -= moved;
+        p.dividends += moved;
+    }
+    if rng.random_bool(0.3) {
+        let track = content.stock(players).clone();
+        let target = rng.random_range(p.stock..=track.max());
+        for (i, &d) in track.dollars.iter().enumerate() {
+            if d <= target && p.dollars[i] {
+                p.dollars[i] = false;
+                p.dividends += 1;
+            }
+        }
+        p.stock = target;
+        p.reached_max |= target == track.max();
+    }
+    if players > 1 && rng.random_bool(0.2) {
+        for c in 0..4 {
+            let n = rng.random_range(0..=5u8).min(p.reserve);
+            p.reserve -= n;
+            s.cubes[c][seat] += n;
+        }
+    }
+    from_state(content.clone(), &s).ok()
+}
