@@ -1,5 +1,6 @@
-//! Cube Express: the turn's integer program (`plan_turn`) against the brute-force enumerator of
-//! every canonical plan, on positions with growing numbers of plans, in the same run.
+//! Cube Express: the best-turn search (`plan_turn`, the default method) and the turn's integer
+//! programs (`--method program`) against the brute-force enumerator of every canonical plan, on
+//! positions with growing numbers of plans, in the same run.
 //!
 //! Group `ce_full/program/<case>`: late positions ([`FULL`], a board of 20 tiles or more), the
 //! program alone, for the full-board target.
@@ -27,7 +28,7 @@ use signalbox_engine::cube_express::game::Game;
 use signalbox_engine::cube_express::options::Options;
 use signalbox_solver::cube_express::enumerate::{Limits, enumerate};
 use signalbox_solver::cube_express::lp::Backend;
-use signalbox_solver::cube_express::plan::{PlanOptions, plan_turn};
+use signalbox_solver::cube_express::plan::{Method, PlanOptions, plan_turn};
 
 #[path = "support/criterion_dir.rs"]
 mod criterion_dir;
@@ -55,11 +56,22 @@ fn bench(c: &mut Criterion) {
     for (players, seed, turns) in CASES {
         let game = Game::after_random_turns(content.clone(), players, seed, turns, Options::default()).expect("setup");
         let id = format!("p{players}-s{seed}-t{turns}");
-        let options = PlanOptions::default();
+        let options = PlanOptions { method: Method::Program, ..PlanOptions::default() };
+        let search = PlanOptions::default();
         let planned = plan_turn(&game, &options).expect("a plan");
+        let searched = plan_turn(&game, &search).expect("a plan");
         let brute = enumerate(&game, &options.weights, &Limits::default());
         let best = brute.best.as_ref().map(|b| b.value);
         assert_eq!(best, Some(planned.value), "{id}: the program and the enumerator disagree");
+        assert!(searched.value >= planned.value, "{id}: the search is below the program");
+        write_answer(
+            "search",
+            &id,
+            json!({ "value": searched.value, "lays": searched.lays, "positions": searched.positions }),
+        );
+        group.bench_with_input(BenchmarkId::new("search", &id), &game, |b, g| {
+            b.iter(|| black_box(plan_turn(g, &search).map(|p| p.value).ok()))
+        });
         let answer = json!({
             "plans": brute.plans,
             "value": planned.value,
@@ -90,7 +102,18 @@ fn bench(c: &mut Criterion) {
     for (players, seed, turns) in FULL {
         let game = Game::after_random_turns(content.clone(), players, seed, turns, Options::default()).expect("setup");
         let id = format!("p{players}-s{seed}-t{turns}");
-        let options = PlanOptions::default();
+        let options = PlanOptions { method: Method::Program, ..PlanOptions::default() };
+        let search = PlanOptions::default();
+        let searched = plan_turn(&game, &search).expect("a plan");
+        write_group_answer(
+            "ce_full",
+            "search",
+            &id,
+            json!({ "tiles": game.board().tiles().len(), "value": searched.value, "positions": searched.positions }),
+        );
+        group.bench_with_input(BenchmarkId::new("search", &id), &game, |b, g| {
+            b.iter(|| black_box(plan_turn(g, &search).map(|p| p.value).ok()))
+        });
         let planned = plan_turn(&game, &options).expect("a plan");
         let answer = json!({
             "tiles": game.board().tiles().len(),

@@ -195,3 +195,36 @@ fn solo_prints_a_proven_line_that_the_engine_replays_to_its_score() {
         assert!(!err.contains("panicked"), "{err}");
     }
 }
+
+/// The regression positions: each plan in the JSON has its value, proven, and the bound equal to
+/// it; the engine's value is printed as checked.
+#[test]
+fn the_regression_positions_get_their_best_values() {
+    for (name, value) in [("city-bridge", 17), ("deliver-then-passenger", 14), ("sale-mid-turn", 19)] {
+        let path = fixture(&format!("regressions/{name}.json"));
+        let (code, out, err) = run(&["cube-express", "plan", &path, "--json", "--threads", "1"]);
+        assert_eq!(code, Some(0), "{name}: {err}");
+        let v: Value = serde_json::from_str(&out).expect("JSON");
+        assert_eq!(v["value"].as_i64(), Some(value), "{name}");
+        assert_eq!(v["proven"].as_bool(), Some(true), "{name}");
+        assert_eq!(v["upper_bound"].as_i64(), Some(value), "{name}");
+        assert_eq!(v["method"].as_str(), Some("search"), "{name}");
+    }
+    let (code, _, err) = run(&["cube-express", "plan", "--threads", "0"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--threads"), "{err}");
+    let (code, _, err) = run(&["cube-express", "plan", "--method", "guess"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("search or program"), "{err}");
+}
+
+/// A very short time limit still prints a legal plan with an upper bound at least the best.
+#[test]
+fn a_tiny_time_limit_still_gives_a_plan_and_a_bound() {
+    let path = fixture("regressions/backend-failure.json");
+    let (code, out, err) = run(&["cube-express", "plan", &path, "--time-limit", "0.01", "--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let v: Value = serde_json::from_str(&out).expect("JSON");
+    assert!(v["plan"].as_array().is_some_and(|p| !p.is_empty()), "{out}");
+    assert!(v["upper_bound"].as_i64().expect("bound") >= 17, "{out}");
+}

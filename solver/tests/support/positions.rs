@@ -2,6 +2,8 @@
 //! shaken (cubes conserved) so that trades, deliveries, `$` spaces, the stock maximum, an empty
 //! reserve and full objective cards all come up.
 
+#![allow(dead_code)]
+
 use std::sync::Arc;
 
 use rand::RngExt;
