@@ -35,6 +35,8 @@ use signalbox_engine::grid::square::Cell;
 use super::value::{Weights, objective_weights, value};
 
 const NONE: u8 = u8::MAX;
+/// The tile of a locomotive that has finished its movement (it no longer matters).
+const PARKED: u8 = u8::MAX - 1;
 const ENTERED: u8 = 1;
 const PICKED: u8 = 2;
 const DELIVERED: u8 = 4;
@@ -283,7 +285,7 @@ impl Searcher<'_> {
             }
             Step::Move(l, t) => {
                 let from = n.loco[usize::from(l)];
-                if n.stage != 0 || from == NONE {
+                if n.stage != 0 || from == NONE || from == PARKED {
                     return None;
                 }
                 if n.current != l {
@@ -291,7 +293,10 @@ impl Searcher<'_> {
                         return None;
                     }
                     if n.current != NONE {
+                        // A finished locomotive's tile no longer matters this turn: positions
+                        // that differ only in it are one.
                         n.finished |= 1 << n.current;
+                        n.loco[usize::from(n.current)] = PARKED;
                     }
                     n.current = l;
                     n.visited = bit(from);
@@ -501,7 +506,7 @@ impl Searcher<'_> {
         let extra = self.coal_possible(s);
         for l in 0..2u8 {
             let at = s.loco[usize::from(l)];
-            if at == NONE {
+            if at == NONE || at == PARKED {
                 continue;
             }
             for &t in &self.net.sites[usize::from(at)].exits {

@@ -1,10 +1,12 @@
 //! Solitaire planning (rulings O1 to O3, `docs/rules/cube-express.md`): the most points a
 //! solitaire game can score in its first K turns, and a line of turns that scores them.
 //!
-//! [`exhaustive`] searches every position the K turns can reach, turn by turn: each turn's
-//! canonical plans (ruling S3) from each position of the turn before, positions that differ only
-//! in the points banked kept once with the most points (what follows a position does not depend on
-//! its points). It is exact, and its cost grows quickly with K.
+//! [`exhaustive`] searches every position the K turns reach through canonical plans, turn by
+//! turn: each turn's plans in the enumerator's fixed order (trades just before the event that
+//! needs them, pickup before delivery before passenger) from each position of the turn before,
+//! positions that differ only in the points banked kept once with the most points (what follows a
+//! position does not depend on its points). That order can miss plans (ruling S3 lists the cases),
+//! so its score is a lower bound, not proven; its cost grows quickly with K.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
