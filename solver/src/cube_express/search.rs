@@ -83,7 +83,7 @@ impl Step {
 }
 
 /// The position within step II or after the market, for the player to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct State {
     /// 0: step II (the market not yet taken); 1: after the market.
     stage: u8,
@@ -119,6 +119,46 @@ struct State {
     objective: [u8; COLUMNS],
     /// Room for passengers per station city (by index).
     room: [u8; CITIES],
+}
+
+impl std::hash::Hash for State {
+    /// The fields packed into a few words (hashing them one by one costs more than the search's
+    /// other work on a position).
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        let last = match self.last {
+            None => 0u64,
+            Some(Step::Build(at)) => 16 + u64::from(at),
+            Some(step) => 1 + u64::from(step.rank()),
+        };
+        let small = u64::from(self.stage)
+            | last << 8
+            | u64::from(self.store[0]) << 16
+            | u64::from(self.store[1]) << 24
+            | u64::from(self.store[2]) << 32
+            | u64::from(self.reserve) << 40
+            | u64::from(self.dividends) << 48
+            | u64::from(self.mp) << 56;
+        let more = u64::from(u32::from_le_bytes(self.stock))
+            | u64::from(self.reached) << 32
+            | u64::from(self.dollars) << 40
+            | u64::from(self.tokens) << 48
+            | u64::from(self.entry) << 56;
+        let locos = u64::from(self.loco[0])
+            | u64::from(self.loco[1]) << 8
+            | u64::from(self.current) << 16
+            | u64::from(self.finished) << 24
+            | u64::from(u32::from_le_bytes(self.objective)) << 32;
+        h.write_u64(small);
+        h.write_u64(more);
+        h.write_u64(locos);
+        h.write_u64(self.visited);
+        h.write_u64(self.first_free);
+        for chunk in self.room.chunks_exact(8) {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            h.write_u64(u64::from_le_bytes(word));
+        }
+    }
 }
 
 /// A factory as the search sees it.
@@ -182,6 +222,11 @@ struct Searcher<'a> {
     deadline: Option<Instant>,
     stop: &'a AtomicBool,
     nodes: u64,
+    /// Step lists to reuse, one per depth of the recursion.
+    buffers: Vec<Vec<Step>>,
+    /// A quick first pass under a deadline: no trades before the market and no second
+    /// locomotive (a subset of the plans, so its best is a plan, found fast).
+    quick: bool,
 }
 
 fn bit(i: u8) -> u64 {
@@ -487,8 +532,11 @@ impl Searcher<'_> {
             out.push(Step::End);
             return;
         }
+        if self.quick {
+            out.truncate(if s.current == NONE && s.entry == 0 { 5 } else { 0 });
+        }
         out.push(Step::Coal);
-        if s.loco[1] == NONE {
+        if s.loco[1] == NONE && !self.quick {
             for (i, site) in self.net.sites.iter().enumerate() {
                 if site.station {
                     out.push(Step::Build(i as u8));
@@ -566,11 +614,11 @@ impl Searcher<'_> {
                 return Err(Stopped);
             }
         }
-        let mut steps = Vec::with_capacity(16);
+        let mut steps = self.buffers.pop().unwrap_or_default();
         self.steps(s, &mut steps);
         let parent = s.last.map(|t| (t, self.undo(s, t)));
         let mut best = (DEAD, Step::End);
-        for step in steps {
+        for &step in &steps {
             // After a trade, an event that could come first, and a trade of a lower rank that
             // could, are searched from the position before it.
             if let Some((t, p)) = parent
@@ -589,6 +637,7 @@ impl Searcher<'_> {
                 best = (v, step);
             }
         }
+        self.buffers.push(steps);
         self.memo.insert(*s, best);
         Ok(best.0)
     }
@@ -987,29 +1036,33 @@ pub fn best_turn(game: &Game, weights: &Weights, deadline: Option<Instant>) -> O
     let stop = AtomicBool::new(false);
     let positions = AtomicU64::new(0);
     // Each network's best: (value, start index, actions), or None if stopped.
-    let results: Vec<Option<(i32, usize, Vec<Action>)>> = groups
-        .par_iter()
-        .map(|(net, members)| {
-            let mut searcher = Searcher { net, rules: &rules, memo: Memo::default(), deadline, stop: &stop, nodes: 0 };
-            let mut best: Option<(i32, usize, State)> = None;
-            for (i, start) in members {
-                let Ok(v) = searcher.solve(&start.state) else {
-                    positions.fetch_add(searcher.nodes, Ordering::Relaxed);
-                    return None;
+    let run = |quick: bool| -> Vec<Option<(i32, usize, Vec<Action>)>> {
+        groups
+            .par_iter()
+            .map_init(Memo::default, |memo, (net, members)| {
+                // Each worker keeps its memo's room from one network to the next.
+                memo.clear();
+                let mut searcher = Searcher {
+                    net,
+                    rules: &rules,
+                    memo: std::mem::take(memo),
+                    deadline,
+                    stop: &stop,
+                    nodes: 0,
+                    buffers: Vec::new(),
+                    quick,
                 };
-                let v = v + start.value;
-                if best.is_none_or(|(bv, _, _)| v > bv) {
-                    best = Some((v, *i, start.state));
-                }
-            }
-            positions.fetch_add(searcher.nodes, Ordering::Relaxed);
-            let (v, i, state) = best?;
-            let start = members.iter().find(|(j, _)| *j == i).map(|(_, s)| s)?;
-            let mut actions = start.actions.clone();
-            actions.extend(searcher.actions(&state, &searcher.line(&state)));
-            Some((v, i, actions))
-        })
-        .collect();
+                let result = search_network(&mut searcher, members, &positions);
+                *memo = std::mem::take(&mut searcher.memo);
+                result
+            })
+            .collect()
+    };
+    // Under a deadline, a quick pass first, so that a plan is at hand when the full search is
+    // stopped.
+    let quick: Vec<(i32, usize, Vec<Action>)> =
+        if deadline.is_some() { run(true).into_iter().flatten().collect() } else { Vec::new() };
+    let results = run(false);
     let finished = results.iter().filter(|r| r.is_some()).count();
     // Networks not searched to the end are bounded by their starts' crude bounds.
     let unfinished = groups
@@ -1018,7 +1071,7 @@ pub fn best_turn(game: &Game, weights: &Weights, deadline: Option<Instant>) -> O
         .filter(|(_, r)| r.is_none())
         .flat_map(|((net, members), _)| members.iter().map(|(_, m)| m.value + crude_bound(net, &rules, &m.state)))
         .max();
-    let best = results.iter().flatten().fold(None::<&(i32, usize, Vec<Action>)>, |b, r| match b {
+    let best = results.iter().flatten().chain(&quick).fold(None::<&(i32, usize, Vec<Action>)>, |b, r| match b {
         Some(b) if b.0 > r.0 || (b.0 == r.0 && b.1 < r.1) => Some(b),
         _ => Some(r),
     });
@@ -1036,6 +1089,32 @@ pub fn best_turn(game: &Game, weights: &Weights, deadline: Option<Instant>) -> O
         positions: positions.into_inner(),
         upper_bound,
     })
+}
+
+/// The best of a network's starts: its value, its start's index and its actions; `None` when
+/// the deadline stopped the search.
+fn search_network(
+    searcher: &mut Searcher<'_>,
+    members: &[(usize, Start)],
+    positions: &AtomicU64,
+) -> Option<(i32, usize, Vec<Action>)> {
+    let mut best: Option<(i32, usize, State)> = None;
+    for (i, start) in members {
+        let Ok(v) = searcher.solve(&start.state) else {
+            positions.fetch_add(searcher.nodes, Ordering::Relaxed);
+            return None;
+        };
+        let v = v + start.value;
+        if best.is_none_or(|(bv, _, _)| v > bv) {
+            best = Some((v, *i, start.state));
+        }
+    }
+    positions.fetch_add(searcher.nodes, Ordering::Relaxed);
+    let (v, i, state) = best?;
+    let start = members.iter().find(|(j, _)| *j == i).map(|(_, s)| s)?;
+    let mut actions = start.actions.clone();
+    actions.extend(searcher.actions(&state, &searcher.line(&state)));
+    Some((v, i, actions))
 }
 
 /// A plan that is always legal, for when no search finished in time: the first lay (or none),
