@@ -22,7 +22,7 @@ use signalbox_solver::cube_express::value::Weights;
 
 #[path = "support/positions.rs"]
 mod positions;
-use positions::{Shake, random_position};
+use positions::{Shake, a_lay_joins_cities, city_joining_position, random_position};
 
 fn content() -> Arc<Content> {
     Arc::new(Content::house())
@@ -94,18 +94,27 @@ fn the_programs_never_beat_the_search() {
     }
 }
 
-/// One random position: whether the naive reference finished, and then the comparison.
-fn check(content: &Arc<Content>, index: u64, shake: Shake, limit: u64) -> bool {
+/// One random position (every fourth one the city-bridge regression position shaken, where a lay
+/// joins two cities): whether the naive reference finished, and then the comparison; and whether
+/// a lay joins cities there.
+fn check(content: &Arc<Content>, index: u64, shake: Shake, limit: u64) -> (bool, bool) {
     let mut rng = ChaCha8Rng::seed_from_u64(0x5eed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let bridge = fixture("city-bridge.json");
     let game = loop {
-        if let Some(g) = random_position(content, &mut rng, shake) {
+        let g = if index % 4 == 3 {
+            city_joining_position(content, &bridge, &mut rng, shake)
+        } else {
+            random_position(content, &mut rng, shake)
+        };
+        if let Some(g) = g {
             break g;
         }
     };
+    let joins = a_lay_joins_cities(&game);
     let weights = Weights::default();
     let reference = naive::best_turn(&game, &weights, &naive::Limits { positions: Some(limit), lay: None });
     if !reference.complete {
-        return false;
+        return (false, joins);
     }
     let found = best_turn(&game, &weights, None).expect("a plan");
     let context = format!("position {index}: {}", serde_json::to_string(&game.state()).unwrap_or_default());
@@ -114,7 +123,7 @@ fn check(content: &Arc<Content>, index: u64, shake: Shake, limit: u64) -> bool {
     assert_eq!(v, found.value, "{context}: the search misjudges its plan {:?}", found.actions);
     let best = reference.best.as_ref().map(|b| b.0);
     assert_eq!(Some(found.value), best, "{context}\nsearch {:?}\nnaive {:?}", found.actions, reference.best);
-    true
+    (true, joins)
 }
 
 /// Compares the search with the naive reference on `wanted` random positions small enough for
@@ -125,15 +134,21 @@ fn compare(wanted: usize) {
     let shake = Shake { turns: 2, resources: 2, lays: 1, plans: 0 };
     let mut compared = 0;
     let mut skipped = 0;
+    let mut joining = 0;
     let mut next = 0u64;
     while compared < wanted {
-        let batch: Vec<bool> = (next..next + 64).into_par_iter().map(|i| check(&content, i, shake, 300_000)).collect();
+        let batch: Vec<(bool, bool)> =
+            (next..next + 64).into_par_iter().map(|i| check(&content, i, shake, 300_000)).collect();
         next += 64;
-        compared += batch.iter().filter(|&&b| b).count();
-        skipped += batch.iter().filter(|&&b| !b).count();
+        compared += batch.iter().filter(|b| b.0).count();
+        skipped += batch.iter().filter(|b| !b.0).count();
+        joining += batch.iter().filter(|b| b.0 && b.1).count();
         assert!(skipped <= compared + 64, "too many positions too large for the naive reference: {skipped}");
     }
-    eprintln!("{compared} positions compared, {skipped} too large for the naive reference");
+    eprintln!(
+        "{compared} positions compared ({joining} with a lay joining cities), {skipped} too large for the naive reference"
+    );
+    assert!(joining * 10 >= compared, "too few positions with a lay joining cities: {joining} of {compared}");
 }
 
 #[test]

@@ -10,7 +10,7 @@ use rand::RngExt;
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 use signalbox_engine::cube_express::catalogue::Content;
-use signalbox_engine::cube_express::game::{Game, Phase};
+use signalbox_engine::cube_express::game::{Game, Phase, State};
 use signalbox_engine::cube_express::options::Options;
 use signalbox_engine::cube_express::position::from_state;
 use signalbox_engine::cube_express::resource::Resource;
@@ -39,7 +39,13 @@ pub fn random_position(content: &Arc<Content>, rng: &mut ChaCha8Rng, shake: Shak
     if game.is_over() || game.phase() != Phase::Lay {
         return None;
     }
-    let mut s = game.state();
+    shaken(content, game.state(), rng, shake)
+}
+
+/// The position `s` shaken: resources, dividends, stock and objective cubes of the player to
+/// move moved about, cubes conserved.
+pub fn shaken(content: &Arc<Content>, mut s: State, rng: &mut ChaCha8Rng, shake: Shake) -> Option<Game> {
+    let players = s.players.len();
     let seat = usize::from(s.active);
     let p = &mut s.players[seat];
     for _ in 0..rng.random_range(0..=shake.resources) {
@@ -76,4 +82,20 @@ pub fn random_position(content: &Arc<Content>, rng: &mut ChaCha8Rng, shake: Shak
         }
     }
     from_state(content.clone(), &s).ok()
+}
+
+/// Whether some legal lay of the player to move joins two or more cities into one.
+pub fn a_lay_joins_cities(game: &Game) -> bool {
+    let before = game.board().cities().houses.len();
+    game.legal_lays().into_iter().any(|lay| {
+        let mut g = game.clone();
+        g.apply_in_place(&signalbox_engine::cube_express::action::Action::Lay(lay)).is_ok()
+            && g.board().cities().houses.len() < before
+    })
+}
+
+/// A position with a lay that joins two cities: `base` (such a position) shaken, its hand kept.
+pub fn city_joining_position(content: &Arc<Content>, base: &Game, rng: &mut ChaCha8Rng, shake: Shake) -> Option<Game> {
+    let game = shaken(content, base.state(), rng, shake)?;
+    a_lay_joins_cities(&game).then_some(game)
 }
