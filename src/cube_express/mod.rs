@@ -133,8 +133,8 @@ struct PlanArgs {
     /// integer program per lay, the cross-check; a backend failure falls back to the search).
     #[arg(long, value_name = "NAME", default_value = "search")]
     method: String,
-    /// The integer-programming backend of --method program: microlp (built in) or cbc (a build
-    /// with --features cbc).
+    /// The integer-programming backend of --method program: microlp (built in), lpsolve (a build
+    /// with --features lpsolve) or cbc (a build with --features cbc).
     #[arg(long, value_name = "NAME", default_value = "microlp")]
     lp_backend: String,
     /// Stop after S seconds (the whole command with the search; each program with --method
@@ -289,7 +289,7 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
     let backend: Backend = a.lp_backend.parse().map_err(bad)?;
     if !Backend::available().contains(&backend) {
         return Err(bad(format!(
-            "--lp-backend {backend}: this build has no {backend} backend (build with --features cbc)"
+            "--lp-backend {backend}: this build has no {backend} backend (build with --features {backend})"
         )));
     }
     let time_limit = match a.time_limit {

@@ -1,5 +1,6 @@
 //! Integer programs and the backends that solve them, chosen at run time: the pure-Rust microlp
-//! (always built) and CBC (with the `cbc` cargo feature and the system library). Every program
+//! (always built), lp_solve (with the `lpsolve` cargo feature: built from its bundled C source,
+//! so it needs a C compiler) and CBC (with the `cbc` cargo feature and the system library). Every program
 //! in signalbox goes through [`solve`].
 
 use std::fmt;
@@ -19,6 +20,8 @@ pub enum Backend {
     Microlp,
     /// CBC (COIN-OR), when built with the `cbc` feature.
     Cbc,
+    /// lp_solve, when built with the `lpsolve` feature.
+    LpSolve,
 }
 
 impl Backend {
@@ -28,6 +31,9 @@ impl Backend {
         if cfg!(feature = "cbc") {
             out.push(Backend::Cbc);
         }
+        if cfg!(feature = "lpsolve") {
+            out.push(Backend::LpSolve);
+        }
         out
     }
 
@@ -36,6 +42,7 @@ impl Backend {
         match self {
             Backend::Microlp => "microlp",
             Backend::Cbc => "cbc",
+            Backend::LpSolve => "lpsolve",
         }
     }
 }
@@ -52,7 +59,8 @@ impl FromStr for Backend {
         match s {
             "microlp" => Ok(Backend::Microlp),
             "cbc" => Ok(Backend::Cbc),
-            _ => Err(format!("unknown integer-programming backend {s:?}: expected microlp or cbc")),
+            "lpsolve" => Ok(Backend::LpSolve),
+            _ => Err(format!("unknown integer-programming backend {s:?}: expected microlp, lpsolve or cbc")),
         }
     }
 }
@@ -67,7 +75,7 @@ pub enum LpError {
     #[error("the time limit ran out before a solution was found")]
     TimeLimit,
     /// The backend is not compiled in.
-    #[error("this build has no {0} backend (build with `--features cbc` and the CBC library)")]
+    #[error("this build has no {0} backend (build with `--features {0}`)")]
     Unavailable(Backend),
     /// The backend failed.
     #[error("the {backend} backend failed: {message}")]
@@ -333,6 +341,16 @@ pub fn solve(
             let _ = (problem, defined, constraints);
             Err(LpError::Unavailable(Backend::Cbc))
         }
+        // lp_solve has no time limit through good_lp: the limit is not applied.
+        #[cfg(feature = "lpsolve")]
+        Backend::LpSolve => problem
+            .using(good_lp::lp_solve)
+            .with_all(constraints)
+            .solve()
+            .map(|s| collect(&s, &defined))
+            .map_err(|e| failed(backend, e)),
+        #[cfg(not(feature = "lpsolve"))]
+        Backend::LpSolve => Err(LpError::Unavailable(Backend::LpSolve)),
     }
 }
 
@@ -342,17 +360,35 @@ mod tests {
 
     /// max 5x + 4y subject to 6x + 4y <= 9 over binaries: the integer optimum is 5 (x alone),
     /// the relaxation's 49/6 (y = 1, x = 5/6). The relaxation reads the same variable handles.
+    /// On every backend of the build.
     #[test]
     fn the_relaxation_bounds_the_integer_optimum_over_the_same_variables() {
-        let mut p = Program::new();
-        let (x, y) = (p.var(Kind::Binary), p.var(Kind::Binary));
-        p.leq(6.0 * x + 4.0 * y, 9.0);
-        let objective: Expression = 5.0 * x + 4.0 * y;
-        let relaxed = solve(p.relaxation(), objective.clone(), Backend::Microlp, None).expect("feasible");
-        let integer = solve(p, objective.clone(), Backend::Microlp, None).expect("feasible");
-        assert_eq!(integer.eval(&objective).round() as i64, 5);
-        assert_eq!((integer.int(x), integer.int(y)), (1, 0));
-        assert!((relaxed.eval(&objective) - 49.0 / 6.0).abs() < 1e-6, "relaxation {}", relaxed.eval(&objective));
-        assert!((relaxed.value(x) - 5.0 / 6.0).abs() < 1e-6);
+        for backend in Backend::available() {
+            let mut p = Program::new();
+            let (x, y) = (p.var(Kind::Binary), p.var(Kind::Binary));
+            p.leq(6.0 * x + 4.0 * y, 9.0);
+            let objective: Expression = 5.0 * x + 4.0 * y;
+            let relaxed = solve(p.relaxation(), objective.clone(), backend, None).expect("feasible");
+            let integer = solve(p, objective.clone(), backend, None).expect("feasible");
+            assert_eq!(integer.eval(&objective).round() as i64, 5, "{backend}");
+            assert_eq!((integer.int(x), integer.int(y)), (1, 0), "{backend}");
+            let r = relaxed.eval(&objective);
+            assert!((r - 49.0 / 6.0).abs() < 1e-6, "{backend}: relaxation {r}");
+            assert!((relaxed.value(x) - 5.0 / 6.0).abs() < 1e-6, "{backend}");
+        }
+    }
+
+    /// A backend not in the build is named, never a panic.
+    #[test]
+    fn a_backend_not_built_is_unavailable() {
+        for backend in [Backend::Cbc, Backend::LpSolve] {
+            if Backend::available().contains(&backend) {
+                continue;
+            }
+            let mut p = Program::new();
+            let x = p.var(Kind::Binary);
+            let objective: Expression = 1.0 * x;
+            assert_eq!(solve(p, objective, backend, None).err(), Some(LpError::Unavailable(backend)));
+        }
     }
 }
