@@ -129,5 +129,64 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion::criterion_group!(benches, bench);
+/// Mid-game positions for the search's targets: the first [`MID`] of 2 to 4 players, seeds from 1,
+/// `10 + 7 * seed % 21` random turns in, with 15 to 25 tiles on the board and the player to move at
+/// technology level 4 or 5.
+const MID: usize = 12;
+
+fn mid_game(content: &Arc<Content>) -> Vec<(String, Game)> {
+    let mut out = Vec::new();
+    let mut seed = 0u64;
+    while out.len() < MID && seed < 10_000 {
+        seed += 1;
+        let players = 2 + (seed % 3) as usize;
+        let turns = 10 + (seed * 7 % 21) as u32;
+        let Ok(g) = Game::after_random_turns(content.clone(), players, seed, turns, Options::default()) else {
+            continue;
+        };
+        let tiles = g.board().tiles().len();
+        let tech = g.tech_level(usize::from(g.active()));
+        if !g.is_over() && (15..=25).contains(&tiles) && (4..=5).contains(&tech) {
+            out.push((format!("p{players}-s{seed}-t{turns}"), g));
+        }
+    }
+    out
+}
+
+/// Group `ce_mid/search/<case>`: the search on the mid-game positions, and on the regression
+/// position whose programs made the backend fail.
+fn bench_mid(c: &mut Criterion) {
+    let content = Arc::new(Content::house());
+    let mut group = c.benchmark_group("ce_mid");
+    group.sample_size(10).sampling_mode(SamplingMode::Flat).warm_up_time(Duration::from_millis(200));
+    let mut cases = mid_game(&content);
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/cube_express/regressions/backend-failure.json");
+    if let Ok(text) = std::fs::read_to_string(path)
+        && let Ok(g) = signalbox_engine::cube_express::position::read_position(content.clone(), path, &text)
+    {
+        cases.push(("regression-backend-failure".to_string(), g));
+    }
+    let search = PlanOptions::default();
+    for (id, game) in &cases {
+        let planned = plan_turn(game, &search).expect("a plan");
+        write_group_answer(
+            "ce_mid",
+            "search",
+            id,
+            json!({
+                "tiles": game.board().tiles().len(),
+                "tech": game.tech_level(usize::from(game.active())),
+                "value": planned.value,
+                "lays": planned.lays,
+                "positions": planned.positions,
+            }),
+        );
+        group.bench_with_input(BenchmarkId::new("search", id), game, |b, g| {
+            b.iter(|| black_box(plan_turn(g, &search).map(|p| p.value).ok()))
+        });
+    }
+    group.finish();
+}
+
+criterion::criterion_group!(benches, bench, bench_mid);
 criterion::criterion_main!(benches);

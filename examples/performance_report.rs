@@ -707,53 +707,59 @@ fn coe_section(w: &mut String, dir: &Path) {
 
 /// The Cube Express section, from the `cube_express_plan` benchmark (`benches/cube_express_plan.rs`).
 fn cube_express_section(w: &mut String, dir: &Path) {
-    let group = load_functions(dir, "ce_plan", &["program", "enumerator", "program-cbc"]);
+    let group = load_functions(dir, "ce_plan", &["search", "program", "enumerator", "program-cbc"]);
     let _ = writeln!(w, "\n## Cube Express: the best turn\n");
-    let Some(program) = group.get("program") else {
+    let Some(search) = group.get("search") else {
         let _ = writeln!(w, "No results: run `cargo bench --bench cube_express_plan` first.");
         return;
     };
     let _ = writeln!(
         w,
-        "From `benches/cube_express_plan.rs`, in the same run: the whole turn planned by the integer programs \
-         (`plan_turn`: every lay; lays with equal programs share one; each program bounded by its LP relaxation, then \
-         the integer programs solved from the highest bound down until no bound beats the best plan, each after \
-         the first asked first for a value that beats the best; microlp, two threads) against the brute-force \
-         enumerator of every canonical plan (one thread). Before timing, both best values are checked equal and \
-         the program's plan is replayed by the engine. A case is a position: players, seed, turns of random \
-         play. Times are criterion's median.\n"
+        "From `benches/cube_express_plan.rs`, in the same run: the whole turn planned by the exact search \
+         (`plan_turn`, the default method: every lay and payment, every legal order of the rest of the turn, \
+         positions memoised; two threads) against two baselines: the integer programs (`--method program`: one \
+         program per distinct lay, microlp, two threads) and the brute-force enumerator of every plan in the older \
+         canonical order (one thread). Before timing, the program and the enumerator are checked equal, the search \
+         at least as high (it also finds plans outside that order), and every plan is replayed by the engine. A \
+         case is a position: players, seed, turns of random play. Times are criterion's median.\n"
     );
-    let cbc = group.get("program-cbc");
     let _ = writeln!(
         w,
-        "| position | plans | lays | integer programs solved | value | program (microlp) | enumerator | ratio | program (CBC) |"
+        "| position | plans | lays | value | search | program (microlp) | enumerator | search vs program | search vs enumerator |"
     );
     let _ = writeln!(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|");
-    let mut cases: Vec<(&String, &Case)> = program.iter().collect();
-    cases.sort_by_key(|(_, c)| c.u64("plans").unwrap_or(0));
+    let program = group.get("program");
+    let enumerator = group.get("enumerator");
+    let mut cases: Vec<(&String, &Case)> = search.iter().collect();
+    let plans = |id: &str| program.and_then(|m| m.get(id)).and_then(|c| c.u64("plans")).unwrap_or(0);
+    cases.sort_by_key(|(id, _)| plans(id));
     let mut big = Vec::new();
+    let ratio = |base: Option<&Case>, case: &Case| match (case.time, base.and_then(|c| c.time)) {
+        (Some(s), Some(b)) => Some(b.median / s.median),
+        _ => None,
+    };
     for (id, case) in cases {
-        let e = group.get("enumerator").and_then(|m| m.get(id));
-        let ratio = match (case.time, e.and_then(|c| c.time)) {
-            (Some(p), Some(n)) => {
-                if case.u64("plans").unwrap_or(0) >= 100_000 {
-                    big.push(n.median / p.median);
-                }
-                fmt_ratio(n.median / p.median)
-            }
-            _ => "–".into(),
-        };
-        let cbc_cell = cbc.and_then(|m| m.get(id)).map_or_else(|| "not built".into(), |c| time_cell(Some(c)));
-        let num = |k: &str| case.u64(k).map_or_else(|| "–".into(), |v| v.to_string());
+        let p = program.and_then(|m| m.get(id));
+        let e = enumerator.and_then(|m| m.get(id));
+        let vs_program = ratio(p, case);
+        let vs_enumerator = ratio(e, case);
+        if plans(id) >= 100_000
+            && let Some(r) = vs_enumerator
+        {
+            big.push(r);
+        }
+        let cell = |r: Option<f64>| r.map_or_else(|| "–".into(), fmt_ratio);
         let _ = writeln!(
             w,
-            "| {id} | {} | {} | {} | {} | {} | {} | {ratio} | {cbc_cell} |",
-            num("plans"),
-            num("lays"),
-            num("programs"),
-            num("value"),
+            "| {id} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            plans(id),
+            case.u64("lays").map_or_else(|| "–".into(), |v| v.to_string()),
+            case.u64("value").map_or_else(|| "–".into(), |v| v.to_string()),
             time_cell(Some(case)),
-            time_cell(e)
+            time_cell(p),
+            time_cell(e),
+            cell(vs_program),
+            cell(vs_enumerator)
         );
     }
     let met = !big.is_empty() && big.iter().all(|&r| r >= 10.0);
@@ -767,27 +773,80 @@ fn cube_express_section(w: &mut String, dir: &Path) {
             format!(" (ratios {})", big.iter().map(|&r| fmt_ratio(r)).collect::<Vec<_>>().join(", "))
         }
     );
-    let full = load_functions(dir, "ce_full", &["program"]);
-    if let Some(cases) = full.get("program") {
+    let full = load_functions(dir, "ce_full", &["search", "program"]);
+    if let Some(cases) = full.get("search") {
         for (id, case) in cases {
             let t = case.time.map(|t| t.median);
+            let p = full.get("program").and_then(|m| m.get(id));
             let _ = writeln!(
                 w,
-                "\nFull board ({id}: {} tiles, {} lays, {} integer programs solved, value {}): {}. Target: a full-board turn plan \
+                "\nFull board ({id}: {} tiles, value {}): the search {}, the programs {}. Target: a full-board turn plan \
                  under 1 s: **{}**.",
                 case.u64("tiles").unwrap_or(0),
-                case.u64("lays").unwrap_or(0),
-                case.u64("programs").unwrap_or(0),
                 case.u64("value").unwrap_or(0),
                 time_cell(Some(case)),
+                time_cell(p),
                 if t.is_some_and(|t| t < 1e9) { "met" } else { "missed" }
+            );
+        }
+    }
+    let mid = load_functions(dir, "ce_mid", &["search"]);
+    if let Some(cases) = mid.get("search") {
+        let _ = writeln!(
+            w,
+            "\n### Mid-game positions\n\nThe search alone on the first 12 positions of 2 to 4 players, seeds from 1, \
+             `10 + 7 × seed mod 21` random turns in, with 15 to 25 tiles and the player to move at technology level 4 or \
+             5 (`mid_game` in the bench), and on the regression position whose programs made microlp fail.\n"
+        );
+        let _ = writeln!(w, "| position | tiles | level | value | positions searched | search |");
+        let _ = writeln!(w, "|---|---:|---:|---:|---:|---:|");
+        let mut times = Vec::new();
+        let mut regression = None;
+        for (id, case) in cases {
+            let n = |k: &str| case.u64(k).map_or_else(|| "–".into(), |v| v.to_string());
+            let _ = writeln!(
+                w,
+                "| {id} | {} | {} | {} | {} | {} |",
+                n("tiles"),
+                n("tech"),
+                n("value"),
+                n("positions"),
+                time_cell(Some(case))
+            );
+            match (id.starts_with("regression"), case.time) {
+                (true, Some(t)) => regression = Some(t.median),
+                (false, Some(t)) => times.push(t.median),
+                _ => {}
+            }
+        }
+        times.sort_by(f64::total_cmp);
+        if !times.is_empty() {
+            let median = times[times.len() / 2];
+            let max = times[times.len() - 1];
+            let _ = writeln!(
+                w,
+                "\nTargets on mid-game positions, two cores: median under 100 ms: **{}** ({}); none over 1 s: **{}** \
+                 (longest {}).",
+                if median < 1e8 { "met" } else { "missed" },
+                fmt_time(median),
+                if max < 1e9 { "met" } else { "missed" },
+                fmt_time(max)
+            );
+        }
+        if let Some(t) = regression {
+            let _ = writeln!(
+                w,
+                "The regression position `backend-failure.json` within 1 s: **{}** ({}).",
+                if t < 1e9 { "met" } else { "missed" },
+                fmt_time(t)
             );
         }
     }
     let _ = writeln!(
         w,
-        "\nThe CBC column is filled by a build with the `cbc` feature (`cargo bench --bench cube_express_plan \
-         --features cbc`, with Debian's `coinor-libcbc-dev`)."
+        "\n`cube-express solo --turns 5` under 60 s: **missed**, not measured: the solitaire search follows the \
+         older canonical order (its score is not proven) and grows about a hundredfold per turn (K = 3 takes many \
+         minutes); a proven K-turn search is not built yet."
     );
 }
 
