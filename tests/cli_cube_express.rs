@@ -143,13 +143,14 @@ fn a_backend_not_built_in_is_named() {
 }
 
 #[test]
-fn solo_prints_a_line_that_the_engine_replays_to_its_score_not_claimed_proven() {
+fn solo_prints_a_proven_line_that_the_engine_replays_to_its_score() {
     let (code, out, err) = run(&["cube-express", "solo", "--seed", "3", "--turns", "1", "--json"]);
     assert_eq!(code, Some(0), "{err}");
     let json: Value = serde_json::from_str(&out).expect("JSON");
     let score = json["score"].as_i64().expect("score");
-    assert_eq!(json["bound"], Value::Null, "the canonical order proves no bound");
-    assert_eq!(json["proven"], Value::Bool(false));
+    assert_eq!(json["bound"].as_i64(), Some(score));
+    assert_eq!(json["gap"].as_i64(), Some(0));
+    assert_eq!(json["proven"], Value::Bool(true));
     let line: Vec<Vec<Action>> = serde_json::from_value(json["line"].clone()).expect("the line's actions");
     assert_eq!(line.len(), 1);
     // Replayed here, independently of the command.
@@ -183,8 +184,7 @@ fn solo_prints_a_line_that_the_engine_replays_to_its_score_not_claimed_proven() 
     let (code, _, err) =
         run(&["cube-express", "solo", "--seed", "3", "--turns", "1", "--svg", svg.to_str().expect("path")]);
     assert_eq!(code, Some(2), "an existing picture is kept without --force: {err}");
-    assert!(text.contains(&format!("Best score found: {score} ")), "{text}");
-    assert!(text.contains("not proven"), "{text}");
+    assert!(text.contains(&format!("Best score: {score} ")), "{text}");
     assert!(text.contains(&format!("Checked: the rules engine replayed the line and scored it {score}.")), "{text}");
 
     for bad in [&["--seed", "3", "--turns", "0"][..], &["--seed", "x", "--turns", "1"], &["--turns", "1"]] {

@@ -1,13 +1,15 @@
-//! The brute-force planner: every turn plan, played through the engine and valued by
-//! [`super::value::value`]. Deliberately naive (no bound, no memory beyond deduplicating trades),
-//! it is the reference the integer program is checked against.
+//! The brute-force enumerator of turn plans in the older canonical order: every plan it generates
+//! is played through the engine and valued by [`super::value::value`]. It is the reference of the
+//! integer programs (`--method program`), which share its order, and a baseline of the benchmark;
+//! it is not complete: that order can miss plans (ruling S3, `docs/rules/cube-express.md`), so
+//! the best turn and solitaire planning use [`super::search`], checked against
+//! [`super::naive`].
 //!
-//! It enumerates the canonical plans of ruling S3 (`docs/rules/cube-express.md`): trades
-//! (conversions, stock sales, coal for movement points, building the second locomotive) before the
-//! lay and at the end of step II, every position they reach; before a locomotive event (a move, a
-//! pickup, a delivery, a passenger) only when the event is impossible without them, every position
-//! they reach from which it is possible; within one entry, pickup before delivery before
-//! passenger.
+//! The order: trades (conversions, stock sales, coal for movement points, building the second
+//! locomotive) before the lay and at the end of step II, every position they reach; before a
+//! locomotive event (a move, a pickup, a delivery, a passenger) only when the event is impossible
+//! without them, every position they reach from which it is possible; within one entry, pickup
+//! before delivery before passenger.
 
 use std::collections::HashSet;
 
@@ -109,8 +111,8 @@ pub fn enumerate(game: &Game, weights: &Weights, limits: &Limits) -> Enumeration
 
 /// Calls `visit` with the game after each canonical plan of the turn of the player to move in
 /// `game` (at the start of a turn) and the plan's actions; the number of plans and whether every
-/// plan was visited (no plan limit was hit). Every position the turn can end in is among those
-/// visited (ruling S3: a plan in any order ends where its canonical reordering does).
+/// plan was visited (no plan limit was hit). Some positions the turn can end in may be missing
+/// (the order is not complete; [`super::search::end_positions`] has them all).
 pub fn for_each_plan(game: &Game, limits: &Limits, visit: &mut dyn FnMut(&Game, Actions<'_>)) -> (u64, bool) {
     let mut s = Search { limits: *limits, visit, plans: 0, stopped: false };
     if game.phase() == Phase::Lay && !game.is_over() {

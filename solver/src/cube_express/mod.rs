@@ -1,6 +1,7 @@
-//! Cube Express: the best turn for the player to move, by integer programming over the
-//! locomotives' movements, pickups, deliveries and trades, with the tile choice enumerated around
-//! it; a brute-force enumerator as its reference; and solitaire planning over several turns.
+//! Cube Express: the best turn for the player to move, by exact search over every legal order of
+//! the turn ([`search`]), checked against a naive reference ([`naive`]); the same turn by integer
+//! programming ([`model`], [`lp`], [`plan`]) with the older canonical enumerator as its reference
+//! ([`enumerate`]); and solitaire planning over several turns ([`solo`]).
 
 pub mod enumerate;
 pub mod lp;

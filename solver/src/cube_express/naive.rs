@@ -87,6 +87,35 @@ fn unpaid(lay: Option<Lay>) -> Option<Lay> {
     lay.map(|l| Lay { pay: Payment::default(), ..l })
 }
 
+/// Calls `visit` once with each game the turn of the player to move in `game` (at the start of
+/// a turn) can end in, by the same search as [`best_turn`] (every sequence of legal actions,
+/// positions deduplicated by [`GameKey`]); the number of positions expanded.
+pub fn for_each_end(game: &Game, visit: &mut dyn FnMut(&Game)) -> u64 {
+    let turns = game.turns_played();
+    let mut seen: FxHashSet<Keyed> = FxHashSet::default();
+    let mut positions = 0;
+    let mut stack = vec![game.clone()];
+    if game.phase() != Phase::Lay || game.is_over() {
+        return 0;
+    }
+    seen.insert(Keyed::of(game));
+    while let Some(g) = stack.pop() {
+        positions += 1;
+        for action in g.legal_actions() {
+            let mut next = g.clone();
+            if next.apply_in_place(&action).is_err() || !seen.insert(Keyed::of(&next)) {
+                continue;
+            }
+            if next.turns_played() != turns {
+                visit(&next);
+            } else {
+                stack.push(next);
+            }
+        }
+    }
+    positions
+}
+
 /// The best turn for the player to move in `game` (at the start of a turn, step I), by searching
 /// every sequence of legal actions to the end of the turn, within `limits`.
 pub fn best_turn(game: &Game, weights: &Weights, limits: &Limits) -> Reference {

@@ -62,6 +62,9 @@ enum Step {
     Passenger,
     Market(Option<(u8, bool)>),
     End,
+    /// The end of the turn discarding exactly these resources (coal, wood, iron): every discard
+    /// is a step of its own when every end position is wanted ([`end_positions`]).
+    Discard([u8; 3]),
 }
 
 impl Step {
@@ -227,6 +230,10 @@ struct Searcher<'a> {
     /// A quick first pass under a deadline: no trades before the market and no second
     /// locomotive (a subset of the plans, so its best is a plan, found fast).
     quick: bool,
+    /// Every end position is wanted ([`end_positions`]): nothing that only a single turn's
+    /// value ignores is left out (a finished locomotive's tile, moves towards nothing, what
+    /// the market's normalisation drops), and every discard is a step of its own.
+    complete: bool,
 }
 
 fn bit(i: u8) -> u64 {
@@ -341,7 +348,9 @@ impl Searcher<'_> {
                         // A finished locomotive's tile no longer matters this turn: positions
                         // that differ only in it are one.
                         n.finished |= 1 << n.current;
-                        n.loco[usize::from(n.current)] = PARKED;
+                        if !self.complete {
+                            n.loco[usize::from(n.current)] = PARKED;
+                        }
                     }
                     n.current = l;
                     n.visited = bit(from);
@@ -425,28 +434,33 @@ impl Searcher<'_> {
                     return None;
                 }
                 // After the market only the cubes, the disc and the objective cubes matter (trades
-                // and the discard): positions that differ only in the rest are one.
-                n = State {
-                    stage: 1,
-                    last: None,
-                    store: n.store,
-                    reserve: n.reserve,
-                    dividends: n.dividends,
-                    stock: [0; 4],
-                    reached: 0,
-                    dollars: 0,
-                    tokens: 0,
-                    mp: 0,
-                    loco: [NONE; 2],
-                    current: NONE,
-                    finished: 0,
-                    entry: 0,
-                    visited: 0,
-                    first_free: 0,
-                    objective: n.objective,
-                    room: [0; CITIES],
-                };
-                n.stock[r.seat] = s.stock[r.seat];
+                // and the discard): positions that differ only in the rest are one (not when every
+                // end position is wanted).
+                n.stage = 1;
+                n.last = None;
+                if !self.complete {
+                    n = State {
+                        stage: 1,
+                        last: None,
+                        store: n.store,
+                        reserve: n.reserve,
+                        dividends: n.dividends,
+                        stock: [0; 4],
+                        reached: 0,
+                        dollars: 0,
+                        tokens: 0,
+                        mp: 0,
+                        loco: [NONE; 2],
+                        current: NONE,
+                        finished: 0,
+                        entry: 0,
+                        visited: 0,
+                        first_free: 0,
+                        objective: n.objective,
+                        room: [0; CITIES],
+                    };
+                    n.stock[r.seat] = s.stock[r.seat];
+                }
                 match (&r.market, choice) {
                     (None, None) => 0,
                     (Some(open), Some((slot, cube))) if open.contains(&slot) => {
@@ -472,6 +486,25 @@ impl Searcher<'_> {
                 n.stage = 2;
                 let total: u8 = n.store.iter().sum();
                 -w * i32::from(total.saturating_sub(self.net.tech))
+            }
+            Step::Discard(d) => {
+                let total: u8 = n.store.iter().sum();
+                let excess = total.saturating_sub(self.net.tech);
+                if n.stage != 1 || d.iter().sum::<u8>() != excess || (0..3).any(|i| d[i] > n.store[i]) {
+                    return None;
+                }
+                n.stage = 2;
+                for (held, &gone) in n.store.iter_mut().zip(&d) {
+                    *held -= gone;
+                    n.reserve += gone;
+                }
+                // What only this turn's movement used is gone with it.
+                n.mp = 0;
+                n.visited = 0;
+                n.entry = 0;
+                n.current = NONE;
+                n.finished = 0;
+                -w * i32::from(excess)
             }
         };
         Some((n, gain))
@@ -529,7 +562,19 @@ impl Searcher<'_> {
         }
         out.push(Step::Sell);
         if s.stage == 1 {
-            out.push(Step::End);
+            if self.complete {
+                let excess = s.store.iter().sum::<u8>().saturating_sub(self.net.tech);
+                for coal in 0..=s.store[0].min(excess) {
+                    for wood in 0..=s.store[1].min(excess - coal) {
+                        let iron = excess - coal - wood;
+                        if iron <= s.store[2] {
+                            out.push(Step::Discard([coal, wood, iron]));
+                        }
+                    }
+                }
+            } else {
+                out.push(Step::End);
+            }
             return;
         }
         if self.quick {
@@ -560,7 +605,7 @@ impl Searcher<'_> {
             for &t in &self.net.sites[usize::from(at)].exits {
                 // A move onto a tile from which nothing can be reached in time is not searched.
                 let to = self.net.sites[usize::from(t)].to_feature;
-                if u16::from(to) <= u16::from(s.mp.saturating_sub(1)) + extra {
+                if self.complete || u16::from(to) <= u16::from(s.mp.saturating_sub(1)) + extra {
                     out.push(Step::Move(l, t));
                 }
             }
@@ -853,6 +898,7 @@ impl Searcher<'_> {
                     let iron = take(at.store[2]);
                     Action::End { discard: Resources { coal, wood, iron } }
                 }
+                Step::Discard([coal, wood, iron]) => Action::End { discard: Resources { coal, wood, iron } },
             };
             out.push(action);
             at = self.apply(&at, step).map_or(at, |(n, _)| n);
@@ -1051,6 +1097,7 @@ pub fn best_turn(game: &Game, weights: &Weights, deadline: Option<Instant>) -> O
                     nodes: 0,
                     buffers: Vec::new(),
                     quick,
+                    complete: false,
                 };
                 let result = search_network(&mut searcher, members, &positions);
                 *memo = std::mem::take(&mut searcher.memo);
@@ -1115,6 +1162,94 @@ fn search_network(
     let mut actions = start.actions.clone();
     actions.extend(searcher.actions(&state, &searcher.line(&state)));
     Some((v, i, actions))
+}
+
+impl Searcher<'_> {
+    /// Every position the turn can end in from `s`, each once, with the steps of one line that
+    /// reaches it (after `path`).
+    fn collect(
+        &mut self,
+        s: &State,
+        path: &mut Vec<Step>,
+        seen: &mut rustc_hash::FxHashSet<State>,
+        out: &mut Vec<Vec<Step>>,
+    ) {
+        let mut steps = Vec::new();
+        self.steps(s, &mut steps);
+        let parent = s.last.map(|t| (t, self.undo(s, t)));
+        for &step in &steps {
+            if let Some((t, p)) = parent
+                && (!step.is_trade() || step.rank() < t.rank())
+                && self.swappable(&p, s, t, step)
+            {
+                continue;
+            }
+            let Some((next, _)) = self.apply(s, step) else { continue };
+            let mut key = next;
+            key.last = if next.stage == 2 { None } else { next.last };
+            if !seen.insert(key) {
+                continue;
+            }
+            path.push(step);
+            if next.stage == 2 {
+                out.push(path.clone());
+            } else {
+                self.collect(&next, path, seen, out);
+            }
+            path.pop();
+        }
+    }
+}
+
+/// One line of actions to each position the turn of the player to move in `game` (at the start
+/// of a turn) can end in: every lay and payment and every legal order of the rest, with only the
+/// reductions that keep every end position (trades as late as they can be, ruling S3). For
+/// planning several turns, where the position a turn leaves matters, not only its value. Lines
+/// may end in the same position when they leave it through different lays (the caller compares
+/// the games).
+pub fn end_positions(game: &Game) -> Vec<Vec<Action>> {
+    if game.is_over() || game.phase() != Phase::Lay {
+        return Vec::new();
+    }
+    let seat = usize::from(game.active());
+    let track = game.track();
+    let display = game.display();
+    let open: Vec<u8> = (0..COLUMNS as u8).filter(|&c| display[usize::from(c)].is_some()).collect();
+    let rules = Rules {
+        seat,
+        solo: game.is_solo(),
+        weights: Weights::default(),
+        objective_weights: [0; COLUMNS],
+        vp: track.vp.iter().map(|&v| i32::from(v)).collect(),
+        dollars: track.dollars,
+        max: track.max(),
+        market: if game.in_final_round() || open.is_empty() { None } else { Some(open) },
+    };
+    let stop = AtomicBool::new(false);
+    let mut out = Vec::new();
+    for (actions, after) in starts(game, &rules) {
+        let (net, state) = network(&after, &rules);
+        let mut searcher = Searcher {
+            net: &net,
+            rules: &rules,
+            memo: Memo::default(),
+            deadline: None,
+            stop: &stop,
+            nodes: 0,
+            buffers: Vec::new(),
+            quick: false,
+            complete: true,
+        };
+        let mut lines = Vec::new();
+        let mut seen = rustc_hash::FxHashSet::default();
+        searcher.collect(&state, &mut Vec::new(), &mut seen, &mut lines);
+        for steps in lines {
+            let mut line = actions.clone();
+            line.extend(searcher.actions(&state, &steps));
+            out.push(line);
+        }
+    }
+    out
 }
 
 /// A plan that is always legal, for when no search finished in time: the first lay (or none),

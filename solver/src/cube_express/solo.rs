@@ -1,12 +1,12 @@
 //! Solitaire planning (rulings O1 to O3, `docs/rules/cube-express.md`): the most points a
 //! solitaire game can score in its first K turns, and a line of turns that scores them.
 //!
-//! [`exhaustive`] searches every position the K turns reach through canonical plans, turn by
-//! turn: each turn's plans in the enumerator's fixed order (trades just before the event that
-//! needs them, pickup before delivery before passenger) from each position of the turn before,
-//! positions that differ only in the points banked kept once with the most points (what follows a
-//! position does not depend on its points). That order can miss plans (ruling S3 lists the cases),
-//! so its score is a lower bound, not proven; its cost grows quickly with K.
+//! [`exhaustive`] searches every position the K turns can reach, turn by turn: every position
+//! each turn can end in ([`super::search::end_positions`]: every lay and every legal order, with
+//! only the reduction that keeps every end position) from each position of the turn before, each
+//! replayed by the engine; positions that differ only in the points banked kept once with the most
+//! points (what follows a position does not depend on its points). It is exact, and its cost grows
+//! quickly with K.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use signalbox_engine::cube_express::action::Action;
 use signalbox_engine::cube_express::game::{Game, Illegal};
 
-use super::enumerate::{Limits, for_each_plan};
+use super::search::end_positions;
 
 /// A solitaire line and its score.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,16 +52,10 @@ struct Reached {
 }
 
 /// The most points the solitaire game `game` (at the start of a turn) can bank in `turns` turns,
-/// by searching every position (turn plans as the enumerator's `limits` allow; the default
-/// limits none). Among lines with the most points, the first found in
-/// the enumerator's order, whatever the thread count. `progress(turn, searched, positions)` is
-/// called as each position of a turn (from 1) has been searched.
-pub fn exhaustive(
-    game: &Game,
-    turns: usize,
-    limits: &Limits,
-    progress: &(dyn Fn(usize, usize, usize) + Sync),
-) -> SoloPlan {
+/// by searching every position. Among lines with the most points, the first found in the
+/// search's order, whatever the thread count. `progress(turn, searched, positions)` is called as
+/// each position of a turn (from 1) has been searched.
+pub fn exhaustive(game: &Game, turns: usize, progress: &(dyn Fn(usize, usize, usize) + Sync)) -> SoloPlan {
     let mut layer = vec![Reached { game: game.clone(), line: Vec::new() }];
     let mut positions = Vec::new();
     let mut plans = 0;
@@ -81,17 +75,22 @@ pub fn exhaustive(
                 }
                 let mut best: HashMap<String, usize> = HashMap::new();
                 let mut out: Vec<Reached> = Vec::new();
-                let (n, _) = for_each_plan(&r.game, limits, &mut |after, actions| {
-                    let k = if last { String::new() } else { key(after) };
+                let lines = end_positions(&r.game);
+                let n = lines.len() as u64;
+                for actions in lines {
+                    // Every line is replayed by the engine; one that does not is a search bug,
+                    // and is left out rather than trusted.
+                    let Ok(after) = r.game.play_turn(&actions) else { continue };
+                    let k = if last { String::new() } else { key(&after) };
                     match best.get(&k) {
-                        Some(&i) if points(&out[i].game) >= points(after) => {}
-                        Some(&i) => out[i] = Reached { game: after.clone(), line: extend(&r.line, actions.to_vec()) },
+                        Some(&i) if points(&out[i].game) >= points(&after) => {}
+                        Some(&i) => out[i] = Reached { line: extend(&r.line, actions), game: after },
                         None => {
                             best.insert(k, out.len());
-                            out.push(Reached { game: after.clone(), line: extend(&r.line, actions.to_vec()) });
+                            out.push(Reached { line: extend(&r.line, actions), game: after });
                         }
                     }
-                });
+                }
                 progress(turn + 1, searched.fetch_add(1, Ordering::Relaxed) + 1, layer.len());
                 (out, n)
             })
@@ -168,28 +167,42 @@ mod tests {
 
     use super::*;
 
-    /// The most points in `turns` turns by plain recursion: every plan of every turn, no position
-    /// kept.
-    fn naive(game: &Game, turns: usize, limits: &Limits) -> i32 {
+    /// The most points in `turns` turns by plain recursion over the naive reference's end
+    /// positions (every order of every legal action), no position kept.
+    fn naive(game: &Game, turns: usize) -> i32 {
         if turns == 0 || game.is_over() {
             return points(game);
         }
         let mut best = i32::MIN;
-        for_each_plan(game, limits, &mut |after, _| best = best.max(naive(after, turns - 1, limits)));
+        super::super::naive::for_each_end(game, &mut |after| best = best.max(naive(after, turns - 1)));
         best
     }
 
     #[test]
     fn the_search_over_positions_matches_plain_recursion_and_replays() {
         let content = Arc::new(Content::house());
-        let limits = Limits { trades: 0, ..Limits::default() };
-        for seed in 0..6 {
+        for seed in 0..3 {
             let game = Game::solo(content.clone(), seed, Options::default()).expect("setup");
-            let found = exhaustive(&game, 2, &limits, &|_, _, _| {});
-            assert_eq!(found.score, naive(&game, 2, &limits), "seed {seed}");
+            let found = exhaustive(&game, 2, &|_, _, _| {});
+            assert_eq!(found.score, naive(&game, 2), "seed {seed}");
             let games = replay(&game, &found.turns).expect("the line replays");
             assert_eq!(games.last().map(points), Some(found.score), "seed {seed}: the engine's score of the line");
             assert_eq!(found.turns.len(), 2);
         }
+    }
+
+    /// The regression position where the older canonical order lost a point: a delivery's third
+    /// cube returns to the empty reserve and becomes a passenger (14 by the best-turn value; the
+    /// solitaire score here is the points banked).
+    #[test]
+    fn one_turn_matches_the_naive_reference_on_the_passenger_regression() {
+        let content = Arc::new(Content::house());
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/fixtures/cube_express/regressions/deliver-then-passenger.json"
+        );
+        let text = std::fs::read_to_string(path).expect("the fixture");
+        let game = signalbox_engine::cube_express::position::read_position(content, path, &text).expect("reads");
+        assert_eq!(exhaustive(&game, 1, &|_, _, _| {}).score, naive(&game, 1));
     }
 }
