@@ -83,7 +83,7 @@ impl Ledger {
 
 /// The fewest steps from any of `starts` to each node along `next` (each node's successors);
 /// `usize::MAX` when none.
-fn distances(next: &[Vec<usize>], starts: impl IntoIterator<Item = usize>) -> Vec<usize> {
+pub(crate) fn distances(next: &[Vec<usize>], starts: impl IntoIterator<Item = usize>) -> Vec<usize> {
     let mut dist = vec![usize::MAX; next.len()];
     let mut queue = std::collections::VecDeque::new();
     for u in starts {

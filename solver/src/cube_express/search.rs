@@ -32,6 +32,7 @@ use signalbox_engine::cube_express::options::Passengers;
 use signalbox_engine::cube_express::resource::{Conversion, Resource, Resources};
 use signalbox_engine::grid::square::Cell;
 
+use super::model::distances;
 use super::value::{Weights, objective_weights, value};
 
 const NONE: u8 = u8::MAX;
@@ -225,8 +226,8 @@ struct Searcher<'a> {
     deadline: Option<Instant>,
     stop: &'a AtomicBool,
     nodes: u64,
-    /// Step lists to reuse, one per depth of the recursion.
-    buffers: Vec<Vec<Step>>,
+    /// Successor lists to reuse, one per depth of the recursion.
+    buffers: Vec<Vec<(Step, State, i32)>>,
     /// A quick first pass under a deadline: no trades before the market and no second
     /// locomotive (a subset of the plans, so its best is a plan, found fast).
     quick: bool,
@@ -249,6 +250,24 @@ fn ri(r: Resource) -> usize {
 }
 
 impl Rules {
+    /// The rules of the turn of the player to move in `game`, valued by `weights` and the
+    /// objective cards' `objective_weights`.
+    fn new(game: &Game, weights: &Weights, objective_weights: [i32; COLUMNS]) -> Rules {
+        let track = game.track();
+        let display = game.display();
+        let open: Vec<u8> = (0..COLUMNS as u8).filter(|&c| display[usize::from(c)].is_some()).collect();
+        Rules {
+            seat: usize::from(game.active()),
+            solo: game.is_solo(),
+            weights: *weights,
+            objective_weights,
+            vp: track.vp.iter().map(|&v| i32::from(v)).collect(),
+            dollars: track.dollars,
+            max: track.max(),
+            market: if game.in_final_round() || open.is_empty() { None } else { Some(open) },
+        }
+    }
+
     /// Raises `seat`'s disc by `spaces` (rulebook, "Stock Value Track"); the player's points.
     fn rise(&self, s: &mut State, seat: usize, spaces: u8) -> i32 {
         let mut gain = 0;
@@ -641,6 +660,27 @@ impl Searcher<'_> {
         swapped == direct
     }
 
+    /// The steps searched from `s`, with the positions they lead to and the points they bring:
+    /// every legal step, except that after a trade an event that could come first, and a trade
+    /// of a lower rank that could, are searched from the position before it (ruling S3).
+    fn successors(&self, s: &State, out: &mut Vec<(Step, State, i32)>) {
+        let mut steps = Vec::with_capacity(32);
+        self.steps(s, &mut steps);
+        out.clear();
+        let parent = s.last.map(|t| (t, self.undo(s, t)));
+        for step in steps {
+            if let Some((t, p)) = parent
+                && (!step.is_trade() || step.rank() < t.rank())
+                && self.swappable(&p, s, t, step)
+            {
+                continue;
+            }
+            if let Some((next, gain)) = self.apply(s, step) {
+                out.push((step, next, gain));
+            }
+        }
+    }
+
     /// The best value from `s` to the end of the turn.
     fn solve(&mut self, s: &State) -> Result<i32, Stopped> {
         if s.stage == 2 {
@@ -660,19 +700,9 @@ impl Searcher<'_> {
             }
         }
         let mut steps = self.buffers.pop().unwrap_or_default();
-        self.steps(s, &mut steps);
-        let parent = s.last.map(|t| (t, self.undo(s, t)));
+        self.successors(s, &mut steps);
         let mut best = (DEAD, Step::End);
-        for &step in &steps {
-            // After a trade, an event that could come first, and a trade of a lower rank that
-            // could, are searched from the position before it.
-            if let Some((t, p)) = parent
-                && (!step.is_trade() || step.rank() < t.rank())
-                && self.swappable(&p, s, t, step)
-            {
-                continue;
-            }
-            let Some((next, gain)) = self.apply(s, step) else { continue };
+        for &(step, next, gain) in &steps {
             let rest = self.solve(&next)?;
             if rest == DEAD {
                 continue;
@@ -825,27 +855,6 @@ fn network(after: &Game, rules: &Rules) -> (Network, State) {
         room,
     };
     (Network { sites, factories, tech }, state)
-}
-
-/// The fewest steps from any of `starts` to each node along `next`; `usize::MAX` when none.
-fn distances(next: &[Vec<usize>], starts: impl IntoIterator<Item = usize>) -> Vec<usize> {
-    let mut dist = vec![usize::MAX; next.len()];
-    let mut queue = std::collections::VecDeque::new();
-    for u in starts {
-        if dist[u] == usize::MAX {
-            dist[u] = 0;
-            queue.push_back(u);
-        }
-    }
-    while let Some(u) = queue.pop_front() {
-        for &v in &next[u] {
-            if dist[v] == usize::MAX {
-                dist[v] = dist[u] + 1;
-                queue.push_back(v);
-            }
-        }
-    }
-    dist
 }
 
 impl Searcher<'_> {
@@ -1046,20 +1055,7 @@ pub fn best_turn(game: &Game, weights: &Weights, deadline: Option<Instant>) -> O
     if game.is_over() || game.phase() != Phase::Lay {
         return None;
     }
-    let seat = usize::from(game.active());
-    let track = game.track();
-    let display = game.display();
-    let open: Vec<u8> = (0..COLUMNS as u8).filter(|&c| display[usize::from(c)].is_some()).collect();
-    let rules = Rules {
-        seat,
-        solo: game.is_solo(),
-        weights: *weights,
-        objective_weights: objective_weights(game, seat),
-        vp: track.vp.iter().map(|&v| i32::from(v)).collect(),
-        dollars: track.dollars,
-        max: track.max(),
-        market: if game.in_final_round() || open.is_empty() { None } else { Some(open) },
-    };
+    let rules = Rules::new(game, weights, objective_weights(game, usize::from(game.active())));
     // Every start of step II, grouped by the network it leaves within reach.
     let found = starts(game, &rules);
     let lays = found.len();
@@ -1175,16 +1171,8 @@ impl Searcher<'_> {
         out: &mut Vec<Vec<Step>>,
     ) {
         let mut steps = Vec::new();
-        self.steps(s, &mut steps);
-        let parent = s.last.map(|t| (t, self.undo(s, t)));
-        for &step in &steps {
-            if let Some((t, p)) = parent
-                && (!step.is_trade() || step.rank() < t.rank())
-                && self.swappable(&p, s, t, step)
-            {
-                continue;
-            }
-            let Some((next, _)) = self.apply(s, step) else { continue };
+        self.successors(s, &mut steps);
+        for (step, next, _) in steps {
             let mut key = next;
             key.last = if next.stage == 2 { None } else { next.last };
             if !seen.insert(key) {
@@ -1211,20 +1199,7 @@ pub fn end_positions(game: &Game) -> Vec<Vec<Action>> {
     if game.is_over() || game.phase() != Phase::Lay {
         return Vec::new();
     }
-    let seat = usize::from(game.active());
-    let track = game.track();
-    let display = game.display();
-    let open: Vec<u8> = (0..COLUMNS as u8).filter(|&c| display[usize::from(c)].is_some()).collect();
-    let rules = Rules {
-        seat,
-        solo: game.is_solo(),
-        weights: Weights::default(),
-        objective_weights: [0; COLUMNS],
-        vp: track.vp.iter().map(|&v| i32::from(v)).collect(),
-        dollars: track.dollars,
-        max: track.max(),
-        market: if game.in_final_round() || open.is_empty() { None } else { Some(open) },
-    };
+    let rules = Rules::new(game, &Weights::default(), [0; COLUMNS]);
     let stop = AtomicBool::new(false);
     let mut out = Vec::new();
     for (actions, after) in starts(game, &rules) {
