@@ -118,7 +118,8 @@ struct SoloArgs {
 struct PlanArgs {
     /// A position (JSON, docs/formats/cube-express-position.md); default: the embedded sample.
     position: Option<PathBuf>,
-    /// Print JSON: `value`, `plan` (the actions), the value by part, and the program counts.
+    /// Print JSON: `value`, `proven`, `upper_bound`, `plan` (the actions), the value by part
+    /// (`parts`), the `method` with its counts, and `fallback` (why the programs did not answer).
     #[arg(long)]
     json: bool,
     /// Draw the network with the tile laid and each locomotive's path to FILE (SVG).
