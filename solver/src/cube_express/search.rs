@@ -5,15 +5,21 @@
 //! time during their turn"), pickup, delivery and passenger on a tile in any order, each
 //! locomotive's every path.
 //!
-//! Two reductions keep it fast, and both are proven in ruling S3 (`docs/rules/cube-express.md`):
+//! Its reductions are proven in ruling S3 (`docs/rules/cube-express.md`):
 //!
 //! - **Trades as late as they can be.** After a trade `T` from position `p`, an event `E` (a move,
-//!   a pickup, a delivery, a passenger, the market, the lay) is searched only when swapping them
-//!   fails: `E` is illegal at `p`, or `T` is illegal after `E`, or `E` then `T` reaches another
-//!   position than `T` then `E`. Checked on the positions themselves, not argued rule by rule.
+//!   a pickup, a delivery, a passenger, the market, the lay), or a trade of a lower rank, is
+//!   searched only when swapping them fails: `E` is illegal at `p`, or `T` is illegal after `E`,
+//!   or `E` then `T` reaches another position than `T` then `E`. Checked on the positions
+//!   themselves, not argued rule by rule. This one keeps every end position of the turn, so
+//!   [`end_positions`] (for planning several turns) makes it alone.
 //! - **Moves towards nothing.** A move onto a tile from which no tile with a facility, a factory
-//!   or a station city is reachable within every movement point the player can still raise is
-//!   not searched: stopping the locomotive there instead leaves at least as much.
+//!   or a city where a passenger may wait is reachable within every movement point the player
+//!   can still raise is not searched: stopping the locomotive there instead leaves at least as
+//!   much.
+//! - **What no longer matters this turn is forgotten:** a finished locomotive's tile, and after
+//!   the market everything but the cubes, the disc and the objective cubes; the discard takes
+//!   coal, then wood, then iron.
 //!
 //! Positions are compact (the player's cubes, the discs, the locomotives, the run's visited
 //! tiles, what the turn has placed on the map) and searched once each per network; lays that
@@ -830,9 +836,7 @@ fn network(after: &Game, rules: &Rules) -> (Network, State) {
             reached |= 1 << k;
         }
     }
-    let track = after.track();
     let dollars = (0..3).filter(|&i| me.dollars[i]).fold(0u8, |m, i| m | (1 << i));
-    let _ = track;
     let loco = me.locomotives.map(|c| c.and_then(|c| local.get(&index[&c]).copied()).unwrap_or(NONE));
     let state = State {
         stage: 0,
@@ -984,7 +988,7 @@ fn lays_at(game: &Game, placements: &[Lay], acting: bool) -> Vec<Lay> {
 /// after trades before the lay (a lay without its action changes no cube, so it never needs a
 /// trade before it). A trade sequence is followed by a lay only when the lay could not come
 /// first with the last trade after it to the same position.
-fn starts(game: &Game, rules: &Rules) -> Vec<(Vec<Action>, Game)> {
+fn starts(game: &Game) -> Vec<(Vec<Action>, Game)> {
     let placements: Vec<Lay> = game.legal_lays().into_iter().filter(|l| !l.act).collect();
     let mut out: Vec<(Vec<Action>, Game)> = Vec::new();
     if placements.is_empty() {
@@ -994,7 +998,6 @@ fn starts(game: &Game, rules: &Rules) -> Vec<(Vec<Action>, Game)> {
         }
         return out;
     }
-    let _ = rules;
     // The trades before the lay, breadth first, each position once.
     struct Node {
         game: Game,
@@ -1057,7 +1060,7 @@ pub fn best_turn(game: &Game, weights: &Weights, deadline: Option<Instant>) -> O
     }
     let rules = Rules::new(game, weights, objective_weights(game, usize::from(game.active())));
     // Every start of step II, grouped by the network it leaves within reach.
-    let found = starts(game, &rules);
+    let found = starts(game);
     let lays = found.len();
     let prepared: Vec<(Network, Start)> = found
         .into_par_iter()
@@ -1202,7 +1205,7 @@ pub fn end_positions(game: &Game) -> Vec<Vec<Action>> {
     let rules = Rules::new(game, &Weights::default(), [0; COLUMNS]);
     let stop = AtomicBool::new(false);
     let mut out = Vec::new();
-    for (actions, after) in starts(game, &rules) {
+    for (actions, after) in starts(game) {
         let (net, state) = network(&after, &rules);
         let mut searcher = Searcher {
             net: &net,
