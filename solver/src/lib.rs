@@ -7,3 +7,4 @@ pub mod coe;
 pub mod cube_express;
 pub mod express01;
 pub mod railways;
+pub mod threads;

@@ -305,19 +305,12 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
         return Err(bad(format!("{label}: the game is over")));
     }
     let method: Method = a.method.parse().map_err(|e: String| bad(format!("--method: {e}")))?;
-    let options = PlanOptions { method, backend, time_limit, ..PlanOptions::default() };
     if a.threads == Some(0) {
         return Err(bad("--threads: expected at least 1"));
     }
+    let options = PlanOptions { method, backend, time_limit, threads: a.threads, ..PlanOptions::default() };
     let started = Instant::now();
-    let planned = match a.threads {
-        Some(n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .map_err(|e| anyhow::anyhow!("threads: {e}"))?
-            .install(|| plan_turn(&game, &options))?,
-        None => plan_turn(&game, &options)?,
-    };
+    let planned = plan_turn(&game, &options)?;
     let seconds = started.elapsed().as_secs_f64();
     let seat = usize::from(game.active());
     let colour = game.players()[seat].colour;

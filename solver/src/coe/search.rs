@@ -65,14 +65,7 @@ pub struct Solved {
 
 /// Solves a game: the best score reachable from `game`, with its line.
 pub fn solve(game: &Game<'_>, options: SolveOptions) -> Solved {
-    let run = || Search::new(options).run(game);
-    match options.threads {
-        Some(n) => match rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build() {
-            Ok(pool) => pool.install(run),
-            Err(_) => run(),
-        },
-        None => run(),
-    }
+    crate::threads::install(options.threads, || Search::new(options).run(game))
 }
 
 /// The shared state of one search.

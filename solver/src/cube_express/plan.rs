@@ -61,6 +61,8 @@ pub struct PlanOptions {
     /// A time limit: for the whole plan with the search; per integer program with the programs
     /// (default none).
     pub time_limit: Option<Duration>,
+    /// Threads (default `None`: one per core). The plan does not depend on it.
+    pub threads: Option<usize>,
 }
 
 /// A planned turn with its certificate: the engine played `actions` from the position and valued
@@ -177,6 +179,10 @@ pub fn solve_lay(game: &Game, lay: Option<&Lay>, options: &PlanOptions) -> Resul
 /// programs falls back to the search (the reason in [`TurnPlan::fallback`]). The plan is
 /// replayed and re-valued from scratch by the engine before it is returned.
 pub fn plan_turn(game: &Game, options: &PlanOptions) -> Result<TurnPlan, PlanError> {
+    crate::threads::install(options.threads, || plan_on_this_pool(game, options))
+}
+
+fn plan_on_this_pool(game: &Game, options: &PlanOptions) -> Result<TurnPlan, PlanError> {
     if game.is_over() {
         return Err(PlanError::GameOver);
     }
@@ -410,20 +416,28 @@ mod tests {
 
     use super::*;
 
-    /// The plan, not only its value, is the same on one thread and on four: programs cut off by
-    /// their bound never change the answer, whatever order the others finish in.
+    /// The plan, not only its value, is the same on one thread and on four, by either method:
+    /// networks searched in parallel and programs cut off by their bound never change the
+    /// answer, whatever order the others finish in.
     #[test]
     fn the_plan_does_not_depend_on_the_thread_count() {
         let content = Arc::new(Content::house());
-        for (players, seed, turns) in [(3, 4, 6), (2, 1, 2), (2, 3, 5)] {
+        for ((players, seed, turns), method) in [(3, 4, 6), (2, 1, 2), (2, 3, 5)]
+            .into_iter()
+            .flat_map(|case| [(case, Method::Search), (case, Method::Program)])
+        {
             let game =
                 Game::after_random_turns(content.clone(), players, seed, turns, Options::default()).expect("setup");
             let on = |threads: usize| {
-                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
-                pool.install(|| plan_turn(&game, &PlanOptions::default())).expect("a plan")
+                plan_turn(&game, &PlanOptions { method, threads: Some(threads), ..PlanOptions::default() })
+                    .expect("a plan")
             };
             let (one, four) = (on(1), on(4));
-            assert_eq!((one.value, &one.actions), (four.value, &four.actions), "p{players}-s{seed}-t{turns}");
+            assert_eq!(
+                (one.value, &one.actions),
+                (four.value, &four.actions),
+                "p{players}-s{seed}-t{turns} {method:?}"
+            );
             assert!(one.programs <= one.distinct);
         }
     }

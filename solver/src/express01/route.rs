@@ -179,14 +179,7 @@ pub struct RouteAnswer {
 
 /// Finds the best bonus routes for `task` on `network`.
 pub fn best_routes(network: &Network, task: RouteTask, options: &SearchOptions) -> RouteAnswer {
-    let run = || Solver::new(network, task, options).solve();
-    match options.threads {
-        None => run(),
-        Some(n) => match rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build() {
-            Ok(pool) => pool.install(run),
-            Err(_) => run(),
-        },
-    }
+    crate::threads::install(options.threads, || Solver::new(network, task, options).solve())
 }
 
 /// Best payout and cards as one number, larger is better.
