@@ -228,3 +228,15 @@ fn a_tiny_time_limit_still_gives_a_plan_and_a_bound() {
     assert!(v["plan"].as_array().is_some_and(|p| !p.is_empty()), "{out}");
     assert!(v["upper_bound"].as_i64().expect("bound") >= 17, "{out}");
 }
+
+/// The programs stopped by their time limit before any is solved still leave the user a plan:
+/// the search answers, and the JSON says why.
+#[test]
+fn programs_out_of_time_fall_back_to_the_search() {
+    let (code, out, err) = run(&["cube-express", "plan", "--method", "program", "--time-limit", "0.000001", "--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let v: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(v["method"].as_str(), Some("search"), "{out}");
+    assert!(v["fallback"].as_str().is_some_and(|f| f.contains("time limit")), "{out}");
+    assert!(v["plan"].as_array().is_some_and(|p| !p.is_empty()), "{out}");
+}

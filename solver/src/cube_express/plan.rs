@@ -191,8 +191,10 @@ fn plan_on_this_pool(game: &Game, options: &PlanOptions) -> Result<TurnPlan, Pla
     }
     match options.method {
         Method::Search => plan_by_search(game, options),
+        // Whatever stops the programs (a backend failure, or a time limit before any program was
+        // solved), the search answers.
         Method::Program => match plan_by_programs(game, options) {
-            Err(PlanError::Lp(e)) if e != LpError::TimeLimit => {
+            Err(PlanError::Lp(e)) => {
                 let mut plan = plan_by_search(game, options)?;
                 plan.fallback = Some(format!("{e}; planned by the search instead"));
                 Ok(plan)
@@ -221,7 +223,7 @@ fn plan_by_search(game: &Game, options: &PlanOptions) -> Result<TurnPlan, PlanEr
         lays: found.lays,
         programs: 0,
         distinct: found.networks,
-        upper_bound: (!found.proven() || options.time_limit.is_some()).then_some(found.upper_bound),
+        upper_bound: options.time_limit.map(|_| found.upper_bound),
         method: Method::Search,
         positions: found.positions,
         fallback: None,
