@@ -308,6 +308,23 @@ impl Rules {
     }
 }
 
+impl<'a> Searcher<'a> {
+    /// A search of `net` under `rules` with an empty memo, stopped by `stop` or at `deadline`.
+    fn new(net: &'a Network, rules: &'a Rules, stop: &'a AtomicBool, deadline: Option<Instant>) -> Searcher<'a> {
+        Searcher {
+            net,
+            rules,
+            memo: Memo::default(),
+            deadline,
+            stop,
+            nodes: 0,
+            buffers: Vec::new(),
+            quick: false,
+            complete: false,
+        }
+    }
+}
+
 impl Searcher<'_> {
     /// The position after `step` and the points it brings, or `None` when it is illegal.
     fn apply(&self, s: &State, step: Step) -> Option<(State, i32)> {
@@ -1087,17 +1104,8 @@ pub fn best_turn(game: &Game, weights: &Weights, deadline: Option<Instant>) -> O
             .map_init(Memo::default, |memo, (net, members)| {
                 // Each worker keeps its memo's room from one network to the next.
                 memo.clear();
-                let mut searcher = Searcher {
-                    net,
-                    rules: &rules,
-                    memo: std::mem::take(memo),
-                    deadline,
-                    stop: &stop,
-                    nodes: 0,
-                    buffers: Vec::new(),
-                    quick,
-                    complete: false,
-                };
+                let mut searcher =
+                    Searcher { memo: std::mem::take(memo), quick, ..Searcher::new(net, &rules, &stop, deadline) };
                 let result = search_network(&mut searcher, members, &positions);
                 *memo = std::mem::take(&mut searcher.memo);
                 result
@@ -1207,17 +1215,7 @@ pub fn end_positions(game: &Game) -> Vec<Vec<Action>> {
     let mut out = Vec::new();
     for (actions, after) in starts(game) {
         let (net, state) = network(&after, &rules);
-        let mut searcher = Searcher {
-            net: &net,
-            rules: &rules,
-            memo: Memo::default(),
-            deadline: None,
-            stop: &stop,
-            nodes: 0,
-            buffers: Vec::new(),
-            quick: false,
-            complete: true,
-        };
+        let mut searcher = Searcher { complete: true, ..Searcher::new(&net, &rules, &stop, None) };
         let mut lines = Vec::new();
         let mut seen = rustc_hash::FxHashSet::default();
         searcher.collect(&state, &mut Vec::new(), &mut seen, &mut lines);
