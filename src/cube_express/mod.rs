@@ -179,6 +179,12 @@ fn solo(a: SoloArgs) -> anyhow::Result<()> {
     });
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
+    if found.rejected > 0 {
+        anyhow::bail!(
+            "the engine refused {} turn plans of the search: a solver bug, so no score is claimed",
+            found.rejected
+        );
+    }
     let games = replay_solo(&game, &found.turns).map_err(|e| anyhow::anyhow!("the line does not replay: {e}"))?;
     let checked = games.last().map_or(found.start, points);
     if checked != found.score {

@@ -30,6 +30,9 @@ pub struct SoloPlan {
     pub positions: Vec<usize>,
     /// Turn plans played through the engine.
     pub plans: u64,
+    /// Turn plans of the search that the engine refused (a solver bug: the score is then not
+    /// proven, and callers must say so).
+    pub rejected: u64,
 }
 
 /// The solitaire player's points banked.
@@ -59,6 +62,7 @@ pub fn exhaustive(game: &Game, turns: usize, progress: &(dyn Fn(usize, usize, us
     let mut layer = vec![Reached { game: game.clone(), line: Vec::new() }];
     let mut positions = Vec::new();
     let mut plans = 0;
+    let mut rejected = 0;
     for turn in 0..turns {
         if layer.iter().all(|r| r.game.is_over()) {
             break;
@@ -67,48 +71,42 @@ pub fn exhaustive(game: &Game, turns: usize, progress: &(dyn Fn(usize, usize, us
         let last = turn + 1 == turns;
         positions.push(layer.len());
         let searched = AtomicUsize::new(0);
-        let found: Vec<(Vec<Reached>, u64)> = layer
+        let found: Vec<(Vec<Reached>, u64, u64)> = layer
             .par_iter()
             .map(|r| {
                 if r.game.is_over() {
-                    return (vec![Reached { game: r.game.clone(), line: r.line.clone() }], 0);
+                    return (vec![Reached { game: r.game.clone(), line: r.line.clone() }], 0, 0);
                 }
                 let mut best: HashMap<String, usize> = HashMap::new();
                 let mut out: Vec<Reached> = Vec::new();
                 let lines = end_positions(&r.game);
                 let n = lines.len() as u64;
+                let mut refused = 0;
                 for actions in lines {
                     // Every line is replayed by the engine; one that does not is a search bug,
-                    // and is left out rather than trusted.
-                    let Ok(after) = r.game.play_turn(&actions) else { continue };
+                    // counted and reported rather than trusted.
+                    let Ok(after) = r.game.play_turn(&actions) else {
+                        refused += 1;
+                        continue;
+                    };
                     let k = if last { String::new() } else { key(&after) };
-                    match best.get(&k) {
-                        Some(&i) if points(&out[i].game) >= points(&after) => {}
-                        Some(&i) => out[i] = Reached { line: extend(&r.line, actions), game: after },
-                        None => {
-                            best.insert(k, out.len());
-                            out.push(Reached { line: extend(&r.line, actions), game: after });
-                        }
-                    }
+                    keep(&mut best, &mut out, k, points(&after), || Reached {
+                        line: extend(&r.line, actions),
+                        game: after,
+                    });
                 }
                 progress(turn + 1, searched.fetch_add(1, Ordering::Relaxed) + 1, layer.len());
-                (out, n)
+                (out, n, refused)
             })
             .collect();
         let mut index: HashMap<String, usize> = HashMap::new();
         let mut next: Vec<Reached> = Vec::new();
-        for (reached, n) in found {
+        for (reached, n, refused) in found {
             plans += n;
+            rejected += refused;
             for r in reached {
                 let k = if last { String::new() } else { key(&r.game) };
-                match index.get(&k) {
-                    Some(&i) if points(&next[i].game) >= points(&r.game) => {}
-                    Some(&i) => next[i] = r,
-                    None => {
-                        index.insert(k, next.len());
-                        next.push(r);
-                    }
-                }
+                keep(&mut index, &mut next, k, points(&r.game), || r);
             }
         }
         layer = next;
@@ -116,7 +114,26 @@ pub fn exhaustive(game: &Game, turns: usize, progress: &(dyn Fn(usize, usize, us
     // The first of the best, in the order found.
     let best = layer.into_iter().reduce(|a, b| if points(&b.game) > points(&a.game) { b } else { a });
     let (score, turns) = best.map_or((points(game), Vec::new()), |r| (points(&r.game), r.line));
-    SoloPlan { start: points(game), score, turns, positions, plans }
+    SoloPlan { start: points(game), score, turns, positions, plans, rejected }
+}
+
+/// Keeps the position `make` gives under key `k` in `out` unless one with at least `score`
+/// points is kept there already (`index`: the place of each key in `out`).
+fn keep(
+    index: &mut HashMap<String, usize>,
+    out: &mut Vec<Reached>,
+    k: String,
+    score: i32,
+    make: impl FnOnce() -> Reached,
+) {
+    match index.get(&k) {
+        Some(&i) if points(&out[i].game) >= score => {}
+        Some(&i) => out[i] = make(),
+        None => {
+            index.insert(k, out.len());
+            out.push(make());
+        }
+    }
 }
 
 fn extend(line: &[Vec<Action>], turn: Vec<Action>) -> Vec<Vec<Action>> {
@@ -184,6 +201,7 @@ mod tests {
         for seed in 0..3 {
             let game = Game::solo(content.clone(), seed, Options::default()).expect("setup");
             let found = exhaustive(&game, 2, &|_, _, _| {});
+            assert_eq!(found.rejected, 0, "seed {seed}: every turn plan replays");
             assert_eq!(found.score, naive(&game, 2), "seed {seed}");
             let games = replay(&game, &found.turns).expect("the line replays");
             assert_eq!(games.last().map(points), Some(found.score), "seed {seed}: the engine's score of the line");
