@@ -71,13 +71,12 @@ impl Hash for Keyed {
 }
 
 struct Search<'a> {
-    start: &'a Game,
-    weights: &'a Weights,
     limits: &'a Limits,
     turns: u32,
     seen: FxHashSet<Keyed>,
     path: Vec<Action>,
-    best: Option<(i32, Vec<Action>)>,
+    /// Called with each finished turn's game and its actions.
+    visit: &'a mut dyn FnMut(&Game, &[Action]),
     positions: u64,
     stopped: bool,
 }
@@ -87,46 +86,17 @@ fn unpaid(lay: Option<Lay>) -> Option<Lay> {
     lay.map(|l| Lay { pay: Payment::default(), ..l })
 }
 
-/// Calls `visit` once with each game the turn of the player to move in `game` (at the start of
-/// a turn) can end in, by the same search as [`best_turn`] (every sequence of legal actions,
-/// positions deduplicated by [`GameKey`]); the number of positions expanded.
-pub fn for_each_end(game: &Game, visit: &mut dyn FnMut(&Game)) -> u64 {
-    let turns = game.turns_played();
-    let mut seen: FxHashSet<Keyed> = FxHashSet::default();
-    let mut positions = 0;
-    let mut stack = vec![game.clone()];
-    if game.phase() != Phase::Lay || game.is_over() {
-        return 0;
-    }
-    seen.insert(Keyed::of(game));
-    while let Some(g) = stack.pop() {
-        positions += 1;
-        for action in g.legal_actions() {
-            let mut next = g.clone();
-            if next.apply_in_place(&action).is_err() || !seen.insert(Keyed::of(&next)) {
-                continue;
-            }
-            if next.turns_played() != turns {
-                visit(&next);
-            } else {
-                stack.push(next);
-            }
-        }
-    }
-    positions
-}
-
-/// The best turn for the player to move in `game` (at the start of a turn, step I), by searching
-/// every sequence of legal actions to the end of the turn, within `limits`.
-pub fn best_turn(game: &Game, weights: &Weights, limits: &Limits) -> Reference {
+/// Searches every sequence of legal actions of the turn of the player to move in `game` (at the
+/// start of a turn) within `limits`, calling `visit` once with each game the turn ends in and
+/// the actions of the first line found to it; the positions expanded, and whether the search
+/// ran to the end.
+fn walk(game: &Game, limits: &Limits, visit: &mut dyn FnMut(&Game, &[Action])) -> (u64, bool) {
     let mut s = Search {
-        start: game,
-        weights,
         limits,
         turns: game.turns_played(),
         seen: FxHashSet::default(),
         path: Vec::new(),
-        best: None,
+        visit,
         positions: 0,
         stopped: false,
     };
@@ -134,7 +104,27 @@ pub fn best_turn(game: &Game, weights: &Weights, limits: &Limits) -> Reference {
         s.seen.insert(Keyed::of(game));
         s.expand(game);
     }
-    Reference { best: s.best, positions: s.positions, complete: !s.stopped }
+    (s.positions, !s.stopped)
+}
+
+/// Calls `visit` once with each game the turn of the player to move in `game` (at the start of
+/// a turn) can end in, by the same search as [`best_turn`] (every sequence of legal actions,
+/// positions deduplicated by [`GameKey`]); the number of positions expanded.
+pub fn for_each_end(game: &Game, visit: &mut dyn FnMut(&Game)) -> u64 {
+    walk(game, &Limits::default(), &mut |after, _| visit(after)).0
+}
+
+/// The best turn for the player to move in `game` (at the start of a turn, step I), by searching
+/// every sequence of legal actions to the end of the turn, within `limits`.
+pub fn best_turn(game: &Game, weights: &Weights, limits: &Limits) -> Reference {
+    let mut best: Option<(i32, Vec<Action>)> = None;
+    let (positions, complete) = walk(game, limits, &mut |after, actions| {
+        let v = value(game, after, weights);
+        if best.as_ref().is_none_or(|(b, _)| v > *b) {
+            best = Some((v, actions.to_vec()));
+        }
+    });
+    Reference { best, positions, complete }
 }
 
 impl Search<'_> {
@@ -152,7 +142,7 @@ impl Search<'_> {
     }
 
     /// Takes every legal action of `game` (a position not expanded before, mid-turn): a finished
-    /// turn is valued, any other new position expanded in turn.
+    /// turn is visited, any other new position expanded in turn.
     fn expand(&mut self, game: &Game) {
         if self.limits.positions.is_some_and(|l| self.positions >= l) {
             self.stopped = true;
@@ -178,10 +168,7 @@ impl Search<'_> {
             }
             self.path.push(action);
             if next.turns_played() != self.turns {
-                let v = value(self.start, &next, self.weights);
-                if self.best.as_ref().is_none_or(|(b, _)| v > *b) {
-                    self.best = Some((v, self.path.clone()));
-                }
+                (self.visit)(&next, &self.path);
             } else {
                 self.expand(&next);
             }
