@@ -704,6 +704,19 @@ impl Searcher<'_> {
         }
     }
 
+    /// Whether to go on: not once any search of the turn has been stopped or the deadline has
+    /// passed (then every search is stopped).
+    fn check(&self) -> Result<(), Stopped> {
+        if self.stop.load(Ordering::Relaxed) {
+            return Err(Stopped);
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.stop.store(true, Ordering::Relaxed);
+            return Err(Stopped);
+        }
+        Ok(())
+    }
+
     /// The best value from `s` to the end of the turn.
     fn solve(&mut self, s: &State) -> Result<i32, Stopped> {
         if s.stage == 2 {
@@ -714,13 +727,7 @@ impl Searcher<'_> {
         }
         self.nodes += 1;
         if self.nodes.is_multiple_of(4096) {
-            if self.stop.load(Ordering::Relaxed) {
-                return Err(Stopped);
-            }
-            if self.deadline.is_some_and(|d| Instant::now() >= d) {
-                self.stop.store(true, Ordering::Relaxed);
-                return Err(Stopped);
-            }
+            self.check()?;
         }
         let mut steps = self.buffers.pop().unwrap_or_default();
         self.successors(s, &mut steps);
@@ -1154,7 +1161,8 @@ fn search_network(
 ) -> Option<(i32, usize, Vec<Action>)> {
     let mut best: Option<(i32, usize, State)> = None;
     for (i, start) in members {
-        let Ok(v) = searcher.solve(&start.state) else {
+        // A search stopped elsewhere is not begun here (it would run 4,096 positions first).
+        let Ok(v) = searcher.check().and_then(|()| searcher.solve(&start.state)) else {
             positions.fetch_add(searcher.nodes, Ordering::Relaxed);
             return None;
         };
