@@ -19,6 +19,7 @@ macro_rules! say {
 mod coe;
 mod cube_express;
 mod express01;
+mod flags;
 mod input;
 mod output;
 mod railways;

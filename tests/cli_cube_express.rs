@@ -120,7 +120,7 @@ fn bad_input_is_refused_with_exit_code_2_and_a_clear_message() {
         (vec!["plan".into(), fixture("illegal-position.json")], "in more than one place"),
         (vec!["plan".into(), fixture("no-such-file.json")], "no such file"),
         (vec!["plan".into(), "--lp-backend".into(), "glpk".into()], "expected microlp, lpsolve or cbc"),
-        (vec!["plan".into(), "--time-limit".into(), "-1".into()], "positive number of seconds"),
+        (vec!["plan".into(), "--time-limit".into(), "-1".into()], "seconds above 0"),
         (vec!["plan".into(), "--content".into(), fixture("illegal-position.json")], "illegal-position.json:1:"),
     ];
     for (args, expected) in cases {

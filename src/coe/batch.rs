@@ -80,7 +80,7 @@ fn read_done(path: &std::path::Path) -> anyhow::Result<BTreeMap<u64, SeedLine>> 
 pub fn run(a: BatchArgs, catalogue: &Catalogue) -> anyhow::Result<()> {
     let (from, to) = parse_range(&a.seeds)?;
     let rules = a.search.rules()?;
-    let options = a.search.options()?;
+    let options = a.search.options();
     let mut done = match &a.out {
         Some(path) => read_done(path)?,
         None => BTreeMap::new(),
@@ -96,16 +96,12 @@ pub fn run(a: BatchArgs, catalogue: &Catalogue) -> anyhow::Result<()> {
         ),
         None => None,
     };
-    let bar = indicatif::ProgressBar::new(todo.len() as u64);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} seeds · {elapsed} · eta {eta} · {msg}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
+    let bar = crate::flags::progress(todo.len() as u64, "seeds", false);
     if todo.len() as u64 != to - from + 1 {
         eprintln!("{} seeds already in the output file: skipped", (to - from + 1) - todo.len() as u64);
     }
     for seed in todo {
-        bar.set_message(format!("seed {seed}"));
+        bar.set_message(format!("· seed {seed}"));
         let instance = Instance::from_seed(seed);
         let c = solve_checked(catalogue, &instance, rules, options)?;
         let line = SeedLine {

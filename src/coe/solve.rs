@@ -54,10 +54,10 @@ impl Source {
 #[derive(clap::Args, Debug, Clone)]
 pub struct SearchArgs {
     /// Stop after S seconds and report the best line found with an upper bound, not proven.
-    #[arg(long, value_name = "S", allow_negative_numbers = true)]
-    pub time_limit: Option<f64>,
+    #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = crate::flags::seconds)]
+    pub time_limit: Option<Duration>,
     /// Threads (default: one per core). The answer does not depend on it.
-    #[arg(long, value_name = "T")]
+    #[arg(long, value_name = "T", allow_negative_numbers = true, value_parser = crate::flags::threads)]
     pub threads: Option<usize>,
     /// End the game after K turns (a shortened game, as the tests use).
     #[arg(long, value_name = "K")]
@@ -80,16 +80,8 @@ impl SearchArgs {
     }
 
     /// The solver's options.
-    pub fn options(&self) -> anyhow::Result<SolveOptions> {
-        let time_limit = match self.time_limit {
-            None => None,
-            Some(s) if s.is_finite() && s > 0.0 && s <= 1e7 => Some(Duration::from_secs_f64(s)),
-            Some(s) => return Err(bad(format!("--time-limit: expected seconds above 0, got {s}"))),
-        };
-        if self.threads == Some(0) {
-            return Err(bad("--threads: expected at least 1"));
-        }
-        Ok(SolveOptions { time_limit, threads: self.threads, ..SolveOptions::default() })
+    pub fn options(&self) -> SolveOptions {
+        SolveOptions { time_limit: self.time_limit, threads: self.threads, ..SolveOptions::default() }
     }
 }
 
@@ -154,7 +146,7 @@ pub fn solve_checked(
 pub fn run(a: SolveArgs, catalogue: &Catalogue) -> anyhow::Result<()> {
     let instance = a.source.load()?;
     let rules = a.search.rules()?;
-    let options = a.search.options()?;
+    let options = a.search.options();
     let checked = solve_checked(catalogue, &instance, rules, options)?;
     let s = &checked.solved;
     if let Some(path) = &a.svg {

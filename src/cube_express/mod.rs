@@ -138,10 +138,10 @@ struct PlanArgs {
     lp_backend: String,
     /// Stop after S seconds (the whole command with the search; each program with --method
     /// program) and print the best plan found with an upper bound, labelled not proven.
-    #[arg(long, value_name = "S", allow_negative_numbers = true)]
-    time_limit: Option<f64>,
+    #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = crate::flags::seconds)]
+    time_limit: Option<Duration>,
     /// Threads (default: one per core). The answer does not depend on it.
-    #[arg(long, value_name = "T")]
+    #[arg(long, value_name = "T", allow_negative_numbers = true, value_parser = crate::flags::threads)]
     threads: Option<usize>,
     /// Content file (TOML, docs/formats/cube-express-content.md); default: the embedded house set.
     #[arg(long, value_name = "FILE")]
@@ -163,17 +163,10 @@ fn solo(a: SoloArgs) -> anyhow::Result<()> {
     }
     let content = load_content(a.content.as_deref())?;
     let game = Game::solo(content.clone(), a.seed, Options::default()).map_err(|e| bad(e.to_string()))?;
-    let bar = indicatif::ProgressBar::new(1);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("turn {msg}: {bar:40} {pos}/{len} positions · {elapsed} · eta {eta}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    if a.json {
-        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
-    }
+    let bar = crate::flags::progress(1, "positions", a.json);
     let started = Instant::now();
     let found = exhaustive(&game, a.turns, &|turn, searched, positions| {
-        bar.set_message(turn.to_string());
+        bar.set_message(format!("· turn {turn}"));
         bar.set_length(positions as u64);
         bar.set_position(searched as u64);
     });
@@ -298,23 +291,14 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
             "--lp-backend {backend}: this build has no {backend} backend (build with --features {backend})"
         )));
     }
-    let time_limit = match a.time_limit {
-        Some(s) if !(s.is_finite() && s > 0.0) => {
-            return Err(bad(format!("--time-limit {s}: expected a positive number of seconds")));
-        }
-        Some(s) => Some(Duration::from_secs_f64(s)),
-        None => None,
-    };
     let content = load_content(a.content.as_deref())?;
     let (label, game) = load_position(content.clone(), a.position.as_deref())?;
     if game.is_over() {
         return Err(bad(format!("{label}: the game is over")));
     }
     let method: Method = a.method.parse().map_err(|e: String| bad(format!("--method: {e}")))?;
-    if a.threads == Some(0) {
-        return Err(bad("--threads: expected at least 1"));
-    }
-    let options = PlanOptions { method, backend, time_limit, threads: a.threads, ..PlanOptions::default() };
+    let options =
+        PlanOptions { method, backend, time_limit: a.time_limit, threads: a.threads, ..PlanOptions::default() };
     let started = Instant::now();
     let planned = plan_turn(&game, &options)?;
     let seconds = started.elapsed().as_secs_f64();

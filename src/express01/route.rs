@@ -38,10 +38,10 @@ pub struct RouteArgs {
     #[arg(long, value_enum, default_value_t = LengthArg::AllCards)]
     length_rule: LengthArg,
     /// Stop after S seconds and print the best route found with an upper bound, marked not proven.
-    #[arg(long, value_name = "S", allow_negative_numbers = true)]
-    time_limit: Option<f64>,
-    /// Worker threads (default: one per core). The answer does not depend on it.
-    #[arg(long, value_name = "T")]
+    #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = crate::flags::seconds)]
+    time_limit: Option<Duration>,
+    /// Threads (default: one per core). The answer does not depend on it.
+    #[arg(long, value_name = "T", allow_negative_numbers = true, value_parser = crate::flags::threads)]
     threads: Option<usize>,
     /// Print one JSON object instead of text.
     #[arg(long)]
@@ -71,18 +71,12 @@ pub fn run(args: RouteArgs) -> anyhow::Result<()> {
     let max_cards = args.shares.unwrap_or(issued);
     let rules = RouteRules { length: args.length_rule.into() };
     let task = RouteTask { company: payment.company, max_cards, rules };
-    let time_limit = match args.time_limit {
-        None => None,
-        Some(s) if s.is_nan() || s < 0.0 => {
-            return Err(bad(format!("--time-limit: {s} seconds; give zero or more seconds")));
-        }
-        Some(s) => match Duration::try_from_secs_f64(s) {
-            Ok(d) => Some(d),
-            Err(_) => return Err(bad(format!("--time-limit: {s:?} seconds is too long; leave it out for no limit"))),
-        },
+    let options = SearchOptions {
+        top: args.top as usize,
+        time_limit: args.time_limit,
+        threads: args.threads,
+        ..SearchOptions::default()
     };
-    let options =
-        SearchOptions { top: args.top as usize, time_limit, threads: args.threads, ..SearchOptions::default() };
 
     let network = position.network();
     let started = Instant::now();

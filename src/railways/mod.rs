@@ -367,14 +367,7 @@ fn run_odds(a: OddsArgs) -> anyhow::Result<()> {
     if game.is_over() {
         return Err(bad(format!("{label}: the game is over")));
     }
-    let bar = indicatif::ProgressBar::new(a.games as u64);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games · {elapsed} · eta {eta}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    if a.json {
-        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
-    }
+    let bar = crate::flags::progress(a.games as u64, "games", a.json);
     let started = Instant::now();
     let result = odds(&game, a.games, a.seed, &|| bar.inc(1));
     bar.finish_and_clear();
