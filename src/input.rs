@@ -42,16 +42,24 @@ pub fn text_or_embedded(path: Option<&Path>, label: &str, embedded: &str) -> any
     }
 }
 
-/// Writes an output file, refusing to replace an existing one unless `force` is set.
-pub fn write_new(path: &Path, text: &str, force: bool) -> anyhow::Result<()> {
+/// Checks, before any work starts, that an output file can be written: not an existing file
+/// unless `force` is set, not a folder, and in a folder that exists.
+pub fn check_new(path: &Path, force: bool) -> anyhow::Result<()> {
+    if path.is_dir() {
+        return Err(bad(format!("{}: is a folder; give a file name", path.display())));
+    }
     if path.exists() && !force {
         return Err(bad(format!("{}: already exists; pass --force to replace it", path.display())));
     }
-    std::fs::write(path, text).map_err(|e| {
-        let what = match e.kind() {
-            std::io::ErrorKind::NotFound => "no such folder".to_string(),
-            _ => e.to_string(),
-        };
-        bad(format!("{}: cannot write: {what}", path.display()))
-    })
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    if !folder.is_dir() {
+        return Err(bad(format!("{}: cannot write: no such folder {}", path.display(), folder.display())));
+    }
+    Ok(())
+}
+
+/// Writes an output file, refusing to replace an existing one unless `force` is set.
+pub fn write_new(path: &Path, text: &str, force: bool) -> anyhow::Result<()> {
+    check_new(path, force)?;
+    std::fs::write(path, text).map_err(|e| bad(format!("{}: cannot write: {e}", path.display())))
 }

@@ -1,14 +1,25 @@
 //! `signalbox coe batch`: solve a range of seeds, one JSON line each, and summarise.
+//!
+//! A batch file (`--out`) is data to check, not to trust. Its first line holds the settings every
+//! line was solved under (content, rule options, time limit); a run with other settings is
+//! refused, naming both. Every seed line carries its line of moves, and reading the file replays
+//! each one: the score, its rank and its bounds must be what the rules engine and the bound
+//! recompute, or the line is named and refused. A torn last line (a batch killed mid-write) is
+//! dropped with a warning and its seed solved again. The file is locked while a batch writes it,
+//! so a second batch on the same file is refused.
 
 use std::collections::BTreeMap;
-use std::io::Write;
-use std::path::PathBuf;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read as _, Seek as _, Write};
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
-use signalbox_engine::coe::{Catalogue, Instance};
+use signalbox_engine::coe::{Catalogue, Instance, Move, Record, Rules, rank_of};
+use signalbox_solver::coe::bound::upper_bound;
+use signalbox_solver::coe::search::SolveOptions;
 
 use super::solve::{SearchArgs, solve_checked};
-use crate::input::{bad, read_text};
+use crate::input::bad;
 
 /// Arguments of `coe batch`.
 #[derive(clap::Args, Debug)]
@@ -16,7 +27,8 @@ pub struct BatchArgs {
     /// The seeds, `A..B` (both included), e.g. `1..200`.
     #[arg(long, value_name = "A..B")]
     seeds: String,
-    /// Append one JSON line per seed here; seeds already in the file are not solved again.
+    /// Append one JSON line per seed here; seeds already in the file are checked and not solved
+    /// again. The file's first line records the settings; a run with other settings is refused.
     #[arg(long, value_name = "FILE.jsonl")]
     out: Option<PathBuf>,
     #[command(flatten)]
@@ -26,8 +38,92 @@ pub struct BatchArgs {
     json: bool,
 }
 
+/// The first line of a batch file: what every line in it was solved under.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    /// The batch file format (1).
+    pub format: u32,
+    /// The content's label (the house set, or the file passed with `--content`).
+    pub content: String,
+    /// A fingerprint of the content's text (FNV-1a, 64 bits, hexadecimal).
+    pub content_fingerprint: String,
+    /// The top of the workers track.
+    pub max_workers: u8,
+    /// The shortened game's last turn, if any.
+    pub max_turns: Option<usize>,
+    /// The time limit per seed, seconds, if any.
+    pub time_limit: Option<f64>,
+}
+
+/// The settings line, as written: `{"settings": {...}}`.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Header {
+    settings: Settings,
+}
+
+const FORMAT: u32 = 1;
+
+/// The longest line a batch file may hold (a seed line with its moves is a few kilobytes).
+const MAX_LINE: usize = 1 << 20;
+
+impl Settings {
+    fn new(content_label: &str, content_text: &str, rules: Rules, options: SolveOptions) -> Settings {
+        Settings {
+            format: FORMAT,
+            content: content_label.to_string(),
+            content_fingerprint: format!("{:016x}", fnv1a(content_text.as_bytes())),
+            max_workers: rules.max_workers,
+            max_turns: rules.max_turns,
+            time_limit: options.time_limit.map(|t| t.as_secs_f64()),
+        }
+    }
+
+    /// What differs between the file's settings (`self`) and this run's, for messages.
+    fn differences(&self, run: &Settings) -> Vec<String> {
+        let turns = |t: Option<usize>| t.map_or_else(|| "whole games".to_string(), |k| format!("--max-turns {k}"));
+        let limit = |t: Option<f64>| t.map_or_else(|| "no time limit".to_string(), |s| format!("--time-limit {s}"));
+        let mut out = Vec::new();
+        if self.content_fingerprint != run.content_fingerprint {
+            out.push(format!(
+                "content: the file has {} (fingerprint {}), this run {} (fingerprint {})",
+                self.content, self.content_fingerprint, run.content, run.content_fingerprint
+            ));
+        }
+        if self.max_workers != run.max_workers {
+            out.push(format!("--max-workers: the file has {}, this run {}", self.max_workers, run.max_workers));
+        }
+        if self.max_turns != run.max_turns {
+            out.push(format!("turns: the file has {}, this run {}", turns(self.max_turns), turns(run.max_turns)));
+        }
+        if self.time_limit != run.time_limit {
+            out.push(format!(
+                "time limit: the file has {}, this run {}",
+                limit(self.time_limit),
+                limit(run.time_limit)
+            ));
+        }
+        out
+    }
+}
+
+/// Two runs agree when the content's text (not its label: a file may be named another way), the
+/// rule options and the time limit agree.
+impl PartialEq for Settings {
+    fn eq(&self, other: &Settings) -> bool {
+        (self.format, &self.content_fingerprint, self.max_workers, self.max_turns, self.time_limit)
+            == (other.format, &other.content_fingerprint, other.max_workers, other.max_turns, other.time_limit)
+    }
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
+}
+
 /// One seed's result: a line of the output file.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SeedLine {
     /// The seed.
     pub seed: u64,
@@ -45,6 +141,49 @@ pub struct SeedLine {
     pub positions: u64,
     /// Wall time, seconds.
     pub seconds: f64,
+    /// The line that reaches the score (the certificate: reading the file replays it).
+    pub moves: Vec<Move>,
+}
+
+impl SeedLine {
+    /// Checks a line read from a file against the rules: its moves replay to its score, the rank
+    /// is the score's, and its bounds are in order with the perfect-score bound recomputed.
+    fn check(&self, catalogue: &Catalogue, rules: Rules) -> Result<(), String> {
+        if !(self.seconds.is_finite() && self.seconds >= 0.0) {
+            return Err(format!("seconds {}: expected zero or more", self.seconds));
+        }
+        let record = Record::new(Instance::from_seed(self.seed), rules, self.moves.clone());
+        let (game, score) =
+            record.replay(catalogue, "the line").map_err(|e| format!("its moves do not replay: {e}"))?;
+        if !game.is_over() {
+            return Err(format!("its moves stop before the game ends (after {} moves)", self.moves.len()));
+        }
+        if score.total() != self.score {
+            return Err(format!("it claims score {} but its moves score {}", self.score, score.total()));
+        }
+        if rank_of(self.score) != self.rank {
+            return Err(format!(
+                "rank {:?} is not the rank of score {} ({})",
+                self.rank,
+                self.score,
+                rank_of(self.score)
+            ));
+        }
+        let perfect = upper_bound(&signalbox_engine::coe::Game::new(catalogue, &record.instance, rules));
+        if self.perfect_bound != perfect {
+            return Err(format!("perfect_bound {}: the seed's perfect-score bound is {perfect}", self.perfect_bound));
+        }
+        if self.upper_bound < self.score || self.upper_bound > self.perfect_bound.max(self.score) {
+            return Err(format!(
+                "upper_bound {}: expected from the score {} to the perfect-score bound {}",
+                self.upper_bound, self.score, self.perfect_bound
+            ));
+        }
+        if self.proven && self.upper_bound != self.score {
+            return Err(format!("proven, yet its upper_bound {} is above its score {}", self.upper_bound, self.score));
+        }
+        Ok(())
+    }
 }
 
 fn parse_range(text: &str) -> anyhow::Result<(u64, u64)> {
@@ -58,47 +197,142 @@ fn parse_range(text: &str) -> anyhow::Result<(u64, u64)> {
     Ok((a, b))
 }
 
-/// The lines already in an output file; a malformed line is bad input (named by its number).
-fn read_done(path: &std::path::Path) -> anyhow::Result<BTreeMap<u64, SeedLine>> {
-    let mut done = BTreeMap::new();
-    if !path.exists() {
-        return Ok(done);
+/// An output file opened for a batch: locked, read, checked, and ready to append to.
+struct Out {
+    file: File,
+    done: BTreeMap<u64, SeedLine>,
+}
+
+/// Opens (or creates) the batch file, takes its lock, reads and checks every line.
+fn open_out(path: &Path, settings: &Settings, catalogue: &Catalogue, rules: Rules) -> anyhow::Result<Out> {
+    let name = path.display();
+    if std::fs::metadata(path).is_ok_and(|meta| !meta.is_file()) {
+        return Err(bad(format!("{name}: not a regular file; --out needs a file to append to")));
     }
-    let text = read_text(path)?;
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
+    let file = std::fs::OpenOptions::new().read(true).append(true).create(true).open(path).map_err(|e| {
+        let what = match e.kind() {
+            std::io::ErrorKind::NotFound => "no such folder".to_string(),
+            _ => e.to_string(),
+        };
+        bad(format!("{name}: cannot open for writing: {what}"))
+    })?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            return Err(bad(format!(
+                "{name}: another `coe batch` is writing this file; wait for it to finish, or give another --out"
+            )));
         }
-        let parsed: SeedLine = serde_json::from_str(line)
-            .map_err(|e| bad(format!("{}: line {}: not a batch result line: {e}", path.display(), i + 1)))?;
-        done.insert(parsed.seed, parsed);
+        Err(std::fs::TryLockError::Error(e)) => return Err(bad(format!("{name}: cannot lock: {e}"))),
     }
-    Ok(done)
+    let mut out = Out { file, done: BTreeMap::new() };
+    let mut reader = BufReader::new(&out.file);
+    let mut buf = Vec::new();
+    let mut offset: u64 = 0;
+    let mut number = 0usize;
+    let mut first_line: BTreeMap<u64, usize> = BTreeMap::new();
+    loop {
+        buf.clear();
+        let read = reader.by_ref().take(MAX_LINE as u64 + 1).read_until(b'\n', &mut buf)?;
+        if read == 0 {
+            break;
+        }
+        number += 1;
+        let complete = buf.last() == Some(&b'\n');
+        if !complete && buf.len() > MAX_LINE {
+            return Err(bad(format!("{name}: line {number}: longer than {MAX_LINE} bytes: not a batch file")));
+        }
+        let parsed = std::str::from_utf8(&buf)
+            .map_err(|e| format!("not UTF-8 text (byte {} of the line)", e.valid_up_to() + 1))
+            .and_then(|text| {
+                if number == 1 {
+                    read_header(text, settings).map(|()| None)
+                } else {
+                    read_line(text, catalogue, rules).map(Some)
+                }
+            });
+        match parsed {
+            Ok(line) => {
+                if !complete {
+                    // A whole last line without its newline: end it, so the next line starts anew.
+                    (&out.file).write_all(b"\n")?;
+                }
+                if let Some(line) = line {
+                    if let Some(earlier) = first_line.insert(line.seed, number) {
+                        return Err(bad(format!(
+                            "{name}: line {number}: seed {} is also on line {earlier}",
+                            line.seed
+                        )));
+                    }
+                    out.done.insert(line.seed, line);
+                }
+            }
+            Err(_) if !complete && serde_json::from_slice::<serde_json::Value>(&buf).is_err() => {
+                eprintln!(
+                    "warning: {name}: line {number} is incomplete (a batch stopped while writing it): dropped; its seed is solved again"
+                );
+                out.file.set_len(offset)?;
+                break;
+            }
+            Err(message) => return Err(bad(format!("{name}: line {number}: {message}"))),
+        }
+        offset += read as u64;
+    }
+    drop(reader);
+    if number == 0 || (number == 1 && out.file.metadata()?.len() == 0) {
+        out.file.seek(std::io::SeekFrom::End(0))?;
+        writeln!(out.file, "{}", serde_json::to_string(&Header { settings: settings.clone() })?)?;
+        out.file.flush()?;
+    }
+    Ok(out)
+}
+
+/// Checks the settings line against this run's settings.
+fn read_header(text: &str, settings: &Settings) -> Result<(), String> {
+    let header: Header = serde_json::from_str(text).map_err(|e| {
+        if serde_json::from_str::<serde_json::Value>(text).is_ok_and(|v| v.get("seed").is_some()) {
+            "a seed line where the settings line belongs: a file of an older signalbox, or not a batch \
+             file; start a new file"
+                .to_string()
+        } else {
+            format!("not the settings line of a batch file: {e}")
+        }
+    })?;
+    let file = header.settings;
+    if file.format != FORMAT {
+        return Err(format!("batch file format {}: this signalbox reads format {FORMAT}", file.format));
+    }
+    if &file != settings {
+        return Err(format!(
+            "solved under other settings ({}); give the same settings or another --out",
+            file.differences(settings).join("; ")
+        ));
+    }
+    Ok(())
+}
+
+/// Reads and checks one seed line.
+fn read_line(text: &str, catalogue: &Catalogue, rules: Rules) -> Result<SeedLine, String> {
+    let line: SeedLine = serde_json::from_str(text).map_err(|e| format!("not a batch result line: {e}"))?;
+    line.check(catalogue, rules).map_err(|m| format!("seed {}: {m}", line.seed))?;
+    Ok(line)
 }
 
 /// Runs `coe batch`.
-pub fn run(a: BatchArgs, catalogue: &Catalogue) -> anyhow::Result<()> {
+pub fn run(a: BatchArgs, catalogue: &Catalogue, content_text: &str) -> anyhow::Result<()> {
     let (from, to) = parse_range(&a.seeds)?;
     let rules = a.search.rules()?;
     let options = a.search.options();
-    let mut done = match &a.out {
-        Some(path) => read_done(path)?,
-        None => BTreeMap::new(),
-    };
-    let todo: Vec<u64> = (from..=to).filter(|s| !done.contains_key(s)).collect();
-    let mut file = match &a.out {
-        Some(path) => Some(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| bad(format!("{}: cannot write: {e}", path.display())))?,
-        ),
+    let settings = Settings::new(&catalogue.label(), content_text, rules, options);
+    let mut out = match &a.out {
+        Some(path) => Some(open_out(path, &settings, catalogue, rules)?),
         None => None,
     };
+    let mut done = out.as_mut().map(|o| std::mem::take(&mut o.done)).unwrap_or_default();
+    let todo: Vec<u64> = (from..=to).filter(|s| !done.contains_key(s)).collect();
     let bar = crate::flags::progress(todo.len() as u64, "seeds", false);
     if todo.len() as u64 != to - from + 1 {
-        eprintln!("{} seeds already in the output file: skipped", (to - from + 1) - todo.len() as u64);
+        eprintln!("{} seeds already in the output file: checked, skipped", (to - from + 1) - todo.len() as u64);
     }
     for seed in todo {
         bar.set_message(format!("· seed {seed}"));
@@ -113,10 +347,11 @@ pub fn run(a: BatchArgs, catalogue: &Catalogue) -> anyhow::Result<()> {
             perfect_bound: c.solved.perfect_bound,
             positions: c.solved.positions,
             seconds: (c.seconds * 1000.0).round() / 1000.0,
+            moves: c.solved.line.clone(),
         };
-        if let Some(f) = file.as_mut() {
-            writeln!(f, "{}", serde_json::to_string(&line)?)?;
-            f.flush()?;
+        if let Some(o) = out.as_mut() {
+            writeln!(o.file, "{}", serde_json::to_string(&line)?)?;
+            o.file.flush()?;
         }
         done.insert(seed, line);
         bar.inc(1);
@@ -163,6 +398,9 @@ pub struct Summary {
 
 const RANKS: [&str; 5] = ["Novice", "Apprentice", "Journeyman", "Expert", "Master"];
 
+/// The lowest score ranked Expert, which counts as a victory (rulebook, the rank chart).
+const WINNING_SCORE: u32 = 30;
+
 impl Summary {
     fn of(lines: &[&SeedLine]) -> Summary {
         let n = lines.len().max(1) as f64;
@@ -184,7 +422,7 @@ impl Summary {
             seeds: lines.len(),
             proven: lines.iter().filter(|l| l.proven).count(),
             histogram,
-            winnable: lines.iter().filter(|l| l.score >= 30).count() as f64 / n,
+            winnable: lines.iter().filter(|l| l.score >= WINNING_SCORE).count() as f64 / n,
             ranks,
             mean_perfect_gap: lines.iter().map(|l| f64::from(l.perfect_bound - l.score)).sum::<f64>() / n,
             unproven: lines.iter().filter(|l| !l.proven).map(|l| (l.seed, l.score, l.upper_bound)).collect(),

@@ -108,8 +108,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             solve::run(a, &catalogue)
         }
         Command::Batch(a) => {
-            let catalogue = load_content(a.search.content.as_deref())?;
-            batch::run(a, &catalogue)
+            let (label, text) = text_or_embedded(a.search.content.as_deref(), HOUSE_SET_LABEL, HOUSE_SET_TOML)?;
+            let catalogue = Catalogue::from_toml(&label, &text).map_err(|e| bad(e.to_string()))?;
+            batch::run(a, &catalogue, &text)
         }
         Command::Play(a) => {
             let catalogue = load_content(a.content.as_deref())?;

@@ -7,7 +7,7 @@ use signalbox_engine::coe::card::RADIUS;
 use signalbox_engine::coe::{Catalogue, Colour, Game, Move, Record, Rules};
 use signalbox_engine::grid::hex::hexagon_row;
 
-use crate::input::{bad, write_new};
+use crate::input::{bad, check_new, write_new};
 
 /// Arguments of `coe play`.
 #[derive(clap::Args, Debug)]
@@ -83,6 +83,9 @@ fn status(game: &Game<'_>, catalogue: &Catalogue) -> String {
 
 /// Plays a game from standard input: each line is the number of a listed move.
 pub fn run(a: PlayArgs, catalogue: &Catalogue) -> anyhow::Result<()> {
+    if let Some(path) = &a.record {
+        check_new(path, a.force)?;
+    }
     let instance = a.source.load()?;
     let rules = Rules { max_turns: a.max_turns, ..Rules::default() };
     let mut game = Game::new(catalogue, &instance, rules);

@@ -8,7 +8,7 @@ use signalbox_engine::coe::{Catalogue, Game, Instance, Move, Record, Rules, Scor
 use signalbox_solver::coe::search::{SolveOptions, Solved, solve};
 
 use super::play::draw;
-use crate::input::{bad, read_text, write_new};
+use crate::input::{bad, check_new, read_text, write_new};
 
 /// Which game to solve or play: a seed, or an instance file.
 #[derive(clap::Args, Debug, Clone)]
@@ -144,6 +144,9 @@ pub fn solve_checked(
 
 /// Runs `coe solve`.
 pub fn run(a: SolveArgs, catalogue: &Catalogue) -> anyhow::Result<()> {
+    if let Some(path) = &a.svg {
+        check_new(path, a.force)?;
+    }
     let instance = a.source.load()?;
     let rules = a.search.rules()?;
     let options = a.search.options();

@@ -11,7 +11,7 @@ use signalbox_engine::express01::route::{RouteRules, RouteScore, RouteTask};
 use signalbox_solver::express01::{RouteSolution, SearchOptions, best_routes};
 
 use super::{LengthArg, Sources, load_content, load_position, picture};
-use crate::input::{bad, write_new};
+use crate::input::{bad, check_new, write_new};
 
 /// Arguments of `express01 route`.
 #[derive(clap::Args, Debug)]
@@ -61,6 +61,9 @@ struct Checked {
 }
 
 pub fn run(args: RouteArgs) -> anyhow::Result<()> {
+    if let Some(path) = &args.svg {
+        check_new(path, args.force)?;
+    }
     let (content_label, catalogue) = load_content(args.sources.content.as_deref())?;
     let (position_label, position) = load_position(args.sources.position.as_deref(), &catalogue)?;
     let use_black_engine = args.black_engine.then_some(true);

@@ -748,13 +748,19 @@ impl Score {
 
     /// The rank by the rulebook's chart.
     pub fn rank(&self) -> &'static str {
-        match self.total() {
-            0..=21 => "Novice",
-            22..=25 => "Apprentice",
-            26..=29 => "Journeyman",
-            30..=33 => "Expert",
-            _ => "Master",
-        }
+        rank_of(self.total())
+    }
+}
+
+/// The rank a final score earns (rulebook, the rank chart after scoring: Novice up to 21, Apprentice 22 to
+/// 25, Journeyman 26 to 29, Expert 30 to 33, Master 34 and more).
+pub fn rank_of(total: u32) -> &'static str {
+    match total {
+        0..=21 => "Novice",
+        22..=25 => "Apprentice",
+        26..=29 => "Journeyman",
+        30..=33 => "Expert",
+        _ => "Master",
     }
 }
 
