@@ -1,6 +1,7 @@
 //! `signalbox express01 ...`: Express 01 commands.
 
 pub mod picture;
+mod replay;
 mod route;
 
 use std::path::{Path, PathBuf};
@@ -40,6 +41,16 @@ enum Command {
     Route(route::RouteArgs),
     /// Checks a position (and content) and says what is wrong, or that it is legal.
     Check(CheckArgs),
+    /// Replays a bonus route answer (as `route --json` prints it) on its position: the engine
+    /// checks the route's steps, recomputes the payout and the cards, and the cards each player
+    /// receives, and says whether the answer's claims hold.
+    ///
+    /// Examples:
+    ///   signalbox express01 route --json > answer.json
+    ///   signalbox express01 replay answer.json
+    ///   signalbox express01 replay answer.json --position table.json
+    #[command(verbatim_doc_comment)]
+    Replay(replay::ReplayArgs),
 }
 
 /// Where the components and the position come from.
@@ -57,6 +68,9 @@ pub struct Sources {
 struct CheckArgs {
     #[command(flatten)]
     sources: Sources,
+    /// Print one JSON object: `{"file", "legal", "summary"}` or `{"file", "legal": false, "problems"}`.
+    #[arg(long)]
+    json: bool,
 }
 
 /// How route length is counted (see docs/rules/express-01.md).
@@ -82,7 +96,8 @@ impl From<LengthArg> for LengthRule {
 pub fn run(args: Args) -> anyhow::Result<()> {
     match args.command {
         Command::Route(a) => route::run(a),
-        Command::Check(a) => check(&a.sources),
+        Command::Check(a) => check(&a),
+        Command::Replay(a) => replay::run(a),
     }
 }
 
@@ -106,12 +121,18 @@ pub fn load_position<'c>(path: Option<&Path>, catalogue: &'c Catalogue) -> anyho
     result.map_err(|e: PositionError| bad(e.to_string()))
 }
 
-fn check(sources: &Sources) -> anyhow::Result<()> {
-    let (content_label, catalogue) = load_content(sources.content.as_deref())?;
-    let (label, position) = load_position(sources.position.as_deref(), &catalogue)?;
-    say!("{content_label}: {} cards, maps {}", catalogue.cards().count(), {
-        catalogue.maps.iter().map(|m| m.id.as_str()).collect::<Vec<_>>().join(", ")
-    });
-    say!("{label}: a legal Express 01 position on map {} with {} players", position.map().id, position.players().len());
-    Ok(())
+fn check(a: &CheckArgs) -> anyhow::Result<()> {
+    let (content_label, catalogue) = load_content(a.sources.content.as_deref())?;
+    let label = a.sources.position.as_ref().map_or("<embedded sample position>".to_string(), |p| p.display().to_string());
+    let found = match load_position(a.sources.position.as_deref(), &catalogue) {
+        Ok((label, position)) => Ok(format!(
+            "{content_label}: {} cards, maps {}\n{label}: a legal Express 01 position on map {} with {} players",
+            catalogue.cards().count(),
+            catalogue.maps.iter().map(|m| m.id.as_str()).collect::<Vec<_>>().join(", "),
+            position.map().id,
+            position.players().len()
+        )),
+        Err(e) => Err(vec![e.to_string()]),
+    };
+    crate::output::check_result(&label, found, a.json)
 }
