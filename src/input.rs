@@ -21,15 +21,28 @@ pub fn bad(message: impl Into<String>) -> anyhow::Error {
     anyhow::Error::new(BadInput(message.into()))
 }
 
-/// Reads a text file the user named; a missing or unreadable file is bad input.
+/// The largest input file read (positions, records, instances and content are a few kilobytes).
+pub const MAX_INPUT: u64 = 64 << 20;
+
+/// Reads a text file the user named; a missing, unreadable, oversized or non-UTF-8 file is bad
+/// input (a file that is not UTF-8 is named with the byte offset of its first bad byte).
 pub fn read_text(path: &Path) -> anyhow::Result<String> {
-    std::fs::read_to_string(path).map_err(|e| {
-        let what = match e.kind() {
+    use std::io::Read as _;
+    let cannot = |what: String| bad(format!("{}: cannot read: {what}", path.display()));
+    let file = std::fs::File::open(path).map_err(|e| {
+        cannot(match e.kind() {
             std::io::ErrorKind::NotFound => "no such file".to_string(),
-            std::io::ErrorKind::InvalidData => "not a UTF-8 text file".to_string(),
             _ => e.to_string(),
-        };
-        bad(format!("{}: cannot read: {what}", path.display()))
+        })
+    })?;
+    let mut bytes = Vec::new();
+    file.take(MAX_INPUT + 1).read_to_end(&mut bytes).map_err(|e| cannot(e.to_string()))?;
+    if bytes.len() as u64 > MAX_INPUT {
+        return Err(cannot(format!("larger than {} MiB: not an input file of signalbox", MAX_INPUT >> 20)));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        bad(format!("{}: not UTF-8 text: byte {at} (counting from 0) is not part of a UTF-8 character", path.display()))
     })
 }
 

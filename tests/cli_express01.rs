@@ -424,7 +424,6 @@ const BAD_INPUT: &[Case] = &[
     case(Sample, &["route", "--black-engine"], 2, &["Peter does not own the black engine"]),
     case(Sample, &["route", "--time-limit", "nan"], 2, &["--time-limit", "seconds above 0"]),
     case(Sample, &["route", "--frobnicate"], 2, &["unexpected argument '--frobnicate'"]),
-    case(Sample, &["check", "--json"], 2, &["unexpected argument '--json'"]),
     case(Sample, &["route", "--top", "0"], 2, &["invalid value '0' for '--top <K>'", "1..=1000"]),
     case(Sample, &["route", "--top", "many"], 2, &["invalid value 'many' for '--top <K>'"]),
     case(Sample, &["route", "--length-rule", "bogus"], 2, &["invalid value 'bogus'", "all-cards, cards-entered"]),

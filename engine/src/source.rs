@@ -64,15 +64,52 @@ pub fn bullet_list<P: fmt::Display>(problems: &[P]) -> String {
     lines.join("\n")
 }
 
-/// Parses `text` as TOML into `T`, naming `file`, line and column on failure.
+/// Parses `text` as TOML into `T`, naming `file`, line and column, and the field (as a path such
+/// as `cards[12].share`) on failure.
 pub fn parse_toml<T: serde::de::DeserializeOwned>(file: &str, text: &str) -> Result<T, SyntaxError> {
-    toml::from_str(text).map_err(|e| {
-        let location = match e.span() {
-            Some(span) => Location::at_offset(file, text, span.start),
-            None => Location::file(file),
-        };
-        SyntaxError { location, message: e.message().trim().to_string() }
+    let locate = |e: &toml::de::Error| match e.span() {
+        Some(span) => Location::at_offset(file, text, span.start),
+        None => Location::file(file),
+    };
+    let de = toml::Deserializer::parse(text)
+        .map_err(|e| SyntaxError { location: locate(&e), message: plain(e.message().trim()) })?;
+    serde_path_to_error::deserialize::<_, T>(de).map_err(|e| {
+        let path = e.path().to_string();
+        let error = e.into_inner();
+        let message = plain(error.message().trim());
+        let message = if path == "." || path.is_empty() { message } else { format!("field `{path}`: {message}") };
+        SyntaxError { location: locate(&error), message }
     })
+}
+
+/// A parser's message in the words of the file, not of the program: "expected struct ShareSetup"
+/// becomes "expected a table", "expected enum Kind" becomes "expected one of the names allowed
+/// here", and the like.
+pub fn plain(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    loop {
+        let next = ["tuple struct ", "struct ", "enum "]
+            .iter()
+            .filter_map(|w| rest.find(w).map(|i| (i, *w)))
+            .min_by_key(|&(i, w)| (i, std::cmp::Reverse(w.len())));
+        let Some((i, word)) = next else { break };
+        let after = &rest[i + word.len()..];
+        let name_len = after.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(after.len());
+        out.push_str(&rest[..i]);
+        if name_len > 0 && after.starts_with(char::is_uppercase) {
+            if !out.ends_with("a ") && !out.ends_with("an ") {
+                out.push_str(if word == "enum " { "" } else { "a " });
+            }
+            out.push_str(if word == "enum " { "one of the names allowed here" } else { "table" });
+            rest = &after[name_len..];
+        } else {
+            out.push_str(word);
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Parses `text` as JSON into `T`, naming `file`, line and column, and the field (as a path
@@ -95,7 +132,7 @@ fn json_error(file: &str, e: &serde_json::Error, field: Option<String>) -> Synta
     } else {
         Location { file: file.to_string(), line: Some(e.line()), column: Some(e.column().max(1)) }
     };
-    let message = e.to_string();
+    let message = plain(&e.to_string());
     // serde_json appends " at line L column C"; the location already says it.
     let message = match message.rfind(" at line ") {
         Some(i) => message[..i].to_string(),
@@ -145,6 +182,43 @@ mod tests {
         assert_eq!(err.location.column, Some(1), "{err}");
         let err = parse_json::<P>("p.json", "{\"players\": []} x").unwrap_err();
         assert!(err.message.contains("trailing"), "{err}");
+    }
+
+    #[test]
+    fn messages_speak_of_the_file_not_the_program() {
+        assert_eq!(
+            plain("invalid type: string \"red\", expected struct ShareSetup"),
+            "invalid type: string \"red\", expected a table"
+        );
+        assert_eq!(
+            plain("expected enum Colour or a tuple struct Pair"),
+            "expected one of the names allowed here or a table"
+        );
+        assert_eq!(plain("a struct field, an enum value"), "a struct field, an enum value");
+    }
+
+    #[test]
+    fn toml_errors_name_the_field() {
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct T {
+            cards: Vec<Share>,
+        }
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Share {
+            share: Inner,
+        }
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Inner {
+            total: u8,
+        }
+        let err =
+            parse_toml::<T>("c.toml", "[[cards]]\nshare = { total = 1 }\n[[cards]]\nshare = \"red\"\n").unwrap_err();
+        assert!(err.message.contains("field `cards[1].share`"), "{err}");
+        assert!(!err.message.contains("Inner"), "{err}");
+        assert_eq!(err.location.line, Some(4), "{err}");
     }
 
     #[test]

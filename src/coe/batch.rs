@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read as _, Seek as _, Write};
+use std::io::{BufRead, BufReader, Read as _, Write};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -73,11 +73,32 @@ impl Settings {
         Settings {
             format: FORMAT,
             content: content_label.to_string(),
-            content_fingerprint: format!("{:016x}", fnv1a(content_text.as_bytes())),
+            content_fingerprint: Settings::fingerprint(content_text),
             max_workers: rules.max_workers,
             max_turns: rules.max_turns,
             time_limit: options.time_limit.map(|t| t.as_secs_f64()),
         }
+    }
+
+    /// The fingerprint of a content file's text.
+    pub fn fingerprint(content_text: &str) -> String {
+        format!("{:016x}", fnv1a(content_text.as_bytes()))
+    }
+
+    /// The settings in words, for messages.
+    pub fn describe(&self) -> String {
+        format!(
+            "content {}, --max-workers {}, {}, {}",
+            self.content,
+            self.max_workers,
+            self.max_turns.map_or_else(|| "whole games".to_string(), |k| format!("--max-turns {k}")),
+            self.time_limit.map_or_else(|| "no time limit".to_string(), |s| format!("--time-limit {s}"))
+        )
+    }
+
+    /// The rule options the lines were solved under.
+    pub fn rules(&self) -> Rules {
+        Rules { max_workers: self.max_workers, max_turns: self.max_turns }
     }
 
     /// What differs between the file's settings (`self`) and this run's, for messages.
@@ -197,19 +218,92 @@ fn parse_range(text: &str) -> anyhow::Result<(u64, u64)> {
     Ok((a, b))
 }
 
+/// What reading a batch file found: its settings, its checked seed lines, and what a batch killed
+/// while writing may have left at its end.
+pub struct Scan {
+    /// The settings line (`None` for an empty file).
+    pub settings: Option<Settings>,
+    /// The seed lines, by seed.
+    pub lines: BTreeMap<u64, SeedLine>,
+    /// A torn last line: its number and the byte offset where it starts.
+    pub torn: Option<(usize, u64)>,
+    /// The last line is whole but lacks its newline.
+    pub unterminated: bool,
+}
+
+/// Reads a batch file: the settings line, accepted by `settings_ok`, then every seed line, each
+/// checked against the rules the settings name (see [`SeedLine`]). A failure names the line.
+pub fn scan(
+    file: &File,
+    catalogue: &Catalogue,
+    settings_ok: impl Fn(&Settings) -> Result<(), String>,
+) -> Result<Scan, String> {
+    let mut scan = Scan { settings: None, lines: BTreeMap::new(), torn: None, unterminated: false };
+    let mut reader = BufReader::new(file);
+    let mut buf = Vec::new();
+    let mut offset: u64 = 0;
+    let mut number = 0usize;
+    let mut first_line: BTreeMap<u64, usize> = BTreeMap::new();
+    loop {
+        buf.clear();
+        let read = reader
+            .by_ref()
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| format!("cannot read: {e}"))?;
+        if read == 0 {
+            break;
+        }
+        number += 1;
+        let complete = buf.last() == Some(&b'\n');
+        if !complete && buf.len() > MAX_LINE {
+            return Err(format!("line {number}: longer than {MAX_LINE} bytes: not a batch file"));
+        }
+        let text = std::str::from_utf8(&buf).map_err(|e| {
+            format!("line {number}: not UTF-8 text: byte {} of the line (counting from 0)", e.valid_up_to())
+        })?;
+        let parsed = match &scan.settings {
+            None => read_header(text).and_then(|s| settings_ok(&s).map(|()| s)).map(|s| {
+                scan.settings = Some(s);
+                None
+            }),
+            Some(settings) => read_line(text, catalogue, settings.rules()).map(Some),
+        };
+        match parsed {
+            Ok(line) => {
+                scan.unterminated = !complete;
+                if let Some(line) = line {
+                    if let Some(earlier) = first_line.insert(line.seed, number) {
+                        return Err(format!("line {number}: seed {} is also on line {earlier}", line.seed));
+                    }
+                    scan.lines.insert(line.seed, line);
+                }
+            }
+            Err(_) if !complete && serde_json::from_slice::<serde_json::Value>(&buf).is_err() => {
+                scan.torn = Some((number, offset));
+                break;
+            }
+            Err(message) => return Err(format!("line {number}: {message}")),
+        }
+        offset += read as u64;
+    }
+    Ok(scan)
+}
+
 /// An output file opened for a batch: locked, read, checked, and ready to append to.
 struct Out {
     file: File,
     done: BTreeMap<u64, SeedLine>,
 }
 
-/// Opens (or creates) the batch file, takes its lock, reads and checks every line.
-fn open_out(path: &Path, settings: &Settings, catalogue: &Catalogue, rules: Rules) -> anyhow::Result<Out> {
+/// Opens (or creates) the batch file, takes its lock, reads and checks every line, and mends
+/// what a killed batch left: a torn last line is dropped, a missing last newline added.
+fn open_out(path: &Path, settings: &Settings, catalogue: &Catalogue) -> anyhow::Result<Out> {
     let name = path.display();
     if std::fs::metadata(path).is_ok_and(|meta| !meta.is_file()) {
         return Err(bad(format!("{name}: not a regular file; --out needs a file to append to")));
     }
-    let file = std::fs::OpenOptions::new().read(true).append(true).create(true).open(path).map_err(|e| {
+    let mut file = std::fs::OpenOptions::new().read(true).append(true).create(true).open(path).map_err(|e| {
         let what = match e.kind() {
             std::io::ErrorKind::NotFound => "no such folder".to_string(),
             _ => e.to_string(),
@@ -225,70 +319,34 @@ fn open_out(path: &Path, settings: &Settings, catalogue: &Catalogue, rules: Rule
         }
         Err(std::fs::TryLockError::Error(e)) => return Err(bad(format!("{name}: cannot lock: {e}"))),
     }
-    let mut out = Out { file, done: BTreeMap::new() };
-    let mut reader = BufReader::new(&out.file);
-    let mut buf = Vec::new();
-    let mut offset: u64 = 0;
-    let mut number = 0usize;
-    let mut first_line: BTreeMap<u64, usize> = BTreeMap::new();
-    loop {
-        buf.clear();
-        let read = reader.by_ref().take(MAX_LINE as u64 + 1).read_until(b'\n', &mut buf)?;
-        if read == 0 {
-            break;
+    let scan = scan(&file, catalogue, |found| {
+        if found == settings {
+            Ok(())
+        } else {
+            Err(format!(
+                "solved under other settings ({}); give the same settings or another --out",
+                found.differences(settings).join("; ")
+            ))
         }
-        number += 1;
-        let complete = buf.last() == Some(&b'\n');
-        if !complete && buf.len() > MAX_LINE {
-            return Err(bad(format!("{name}: line {number}: longer than {MAX_LINE} bytes: not a batch file")));
-        }
-        let parsed = std::str::from_utf8(&buf)
-            .map_err(|e| format!("not UTF-8 text (byte {} of the line)", e.valid_up_to() + 1))
-            .and_then(|text| {
-                if number == 1 {
-                    read_header(text, settings).map(|()| None)
-                } else {
-                    read_line(text, catalogue, rules).map(Some)
-                }
-            });
-        match parsed {
-            Ok(line) => {
-                if !complete {
-                    // A whole last line without its newline: end it, so the next line starts anew.
-                    (&out.file).write_all(b"\n")?;
-                }
-                if let Some(line) = line {
-                    if let Some(earlier) = first_line.insert(line.seed, number) {
-                        return Err(bad(format!(
-                            "{name}: line {number}: seed {} is also on line {earlier}",
-                            line.seed
-                        )));
-                    }
-                    out.done.insert(line.seed, line);
-                }
-            }
-            Err(_) if !complete && serde_json::from_slice::<serde_json::Value>(&buf).is_err() => {
-                eprintln!(
-                    "warning: {name}: line {number} is incomplete (a batch stopped while writing it): dropped; its seed is solved again"
-                );
-                out.file.set_len(offset)?;
-                break;
-            }
-            Err(message) => return Err(bad(format!("{name}: line {number}: {message}"))),
-        }
-        offset += read as u64;
+    })
+    .map_err(|m| bad(format!("{name}: {m}")))?;
+    if let Some((number, offset)) = scan.torn {
+        eprintln!(
+            "warning: {name}: line {number} is incomplete (a batch stopped while writing it): dropped; its seed is solved again"
+        );
+        file.set_len(offset)?;
+    } else if scan.unterminated {
+        file.write_all(b"\n")?;
     }
-    drop(reader);
-    if number == 0 || (number == 1 && out.file.metadata()?.len() == 0) {
-        out.file.seek(std::io::SeekFrom::End(0))?;
-        writeln!(out.file, "{}", serde_json::to_string(&Header { settings: settings.clone() })?)?;
-        out.file.flush()?;
+    if scan.settings.is_none() {
+        writeln!(file, "{}", serde_json::to_string(&Header { settings: settings.clone() })?)?;
+        file.flush()?;
     }
-    Ok(out)
+    Ok(Out { file, done: scan.lines })
 }
 
-/// Checks the settings line against this run's settings.
-fn read_header(text: &str, settings: &Settings) -> Result<(), String> {
+/// Reads the settings line.
+fn read_header(text: &str) -> Result<Settings, String> {
     let header: Header = serde_json::from_str(text).map_err(|e| {
         if serde_json::from_str::<serde_json::Value>(text).is_ok_and(|v| v.get("seed").is_some()) {
             "a seed line where the settings line belongs: a file of an older signalbox, or not a batch \
@@ -298,17 +356,10 @@ fn read_header(text: &str, settings: &Settings) -> Result<(), String> {
             format!("not the settings line of a batch file: {e}")
         }
     })?;
-    let file = header.settings;
-    if file.format != FORMAT {
-        return Err(format!("batch file format {}: this signalbox reads format {FORMAT}", file.format));
+    if header.settings.format != FORMAT {
+        return Err(format!("batch file format {}: this signalbox reads format {FORMAT}", header.settings.format));
     }
-    if &file != settings {
-        return Err(format!(
-            "solved under other settings ({}); give the same settings or another --out",
-            file.differences(settings).join("; ")
-        ));
-    }
-    Ok(())
+    Ok(header.settings)
 }
 
 /// Reads and checks one seed line.
@@ -325,7 +376,7 @@ pub fn run(a: BatchArgs, catalogue: &Catalogue, content_text: &str) -> anyhow::R
     let options = a.search.options();
     let settings = Settings::new(&catalogue.label(), content_text, rules, options);
     let mut out = match &a.out {
-        Some(path) => Some(open_out(path, &settings, catalogue, rules)?),
+        Some(path) => Some(open_out(path, &settings, catalogue)?),
         None => None,
     };
     let mut done = out.as_mut().map(|o| std::mem::take(&mut o.done)).unwrap_or_default();

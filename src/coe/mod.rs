@@ -71,6 +71,29 @@ enum Command {
     /// A record is JSON: `instance` (as `coe instance --json` prints it), `rules`
     /// (`max_workers`, optional `max_turns`) and `moves`. An illegal move is named by its index.
     Replay(ReplayArgs),
+    /// Checks a file and says what is wrong, or that it is sound: an instance (`coe instance
+    /// --json`), a game record (replayed move by move, its claimed score checked) or a batch file
+    /// (`coe batch --out`: its settings, and every line replayed and checked); the kind is told by
+    /// the file's fields.
+    ///
+    /// Examples:
+    ///   signalbox coe check table.json
+    ///   signalbox coe check best.json --json
+    ///   signalbox coe check seeds.jsonl
+    #[command(verbatim_doc_comment)]
+    Check(CheckArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct CheckArgs {
+    /// The file: an instance, a game record or a batch file.
+    file: PathBuf,
+    /// Print one JSON object: `{"file", "legal", "summary"}` or `{"file", "legal": false, "problems"}`.
+    #[arg(long)]
+    json: bool,
+    /// Content file (TOML); default: the embedded house set.
+    #[arg(long, value_name = "FILE")]
+    content: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -103,6 +126,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     match args.command {
         Command::Instance(a) => instance(a),
         Command::Replay(a) => replay(a),
+        Command::Check(a) => check(a),
         Command::Solve(a) => {
             let catalogue = load_content(a.search.content.as_deref())?;
             solve::run(a, &catalogue)
@@ -172,4 +196,89 @@ fn replay(a: ReplayArgs) -> anyhow::Result<()> {
     );
     say!("Score {score}");
     Ok(())
+}
+
+fn check(a: CheckArgs) -> anyhow::Result<()> {
+    let (content_label, content_text) = text_or_embedded(a.content.as_deref(), HOUSE_SET_LABEL, HOUSE_SET_TOML)?;
+    let catalogue = Catalogue::from_toml(&content_label, &content_text).map_err(|e| bad(e.to_string()))?;
+    let label = a.file.display().to_string();
+    if std::fs::metadata(&a.file).is_ok_and(|m| !m.is_file()) {
+        return Err(bad(format!("{label}: not a regular file")));
+    }
+    let file = std::fs::File::open(&a.file).map_err(|e| bad(format!("{label}: cannot read: {e}")))?;
+    let mut head = [0u8; 64];
+    let n = std::io::Read::read(&mut (&file), &mut head).unwrap_or(0);
+    let start = String::from_utf8_lossy(&head[..n]);
+    let start = start.trim_start();
+    let found = if start.starts_with("{\"settings\"") || start.starts_with("{\"seed\"") {
+        check_batch(&file, &catalogue, &content_text)
+    } else {
+        check_json(&label, &read_text(&a.file)?, &catalogue)
+    };
+    crate::output::check_result(&label, found, a.json)
+}
+
+/// Checks a batch file, under the settings it records and the content given.
+fn check_batch(file: &std::fs::File, catalogue: &Catalogue, content_text: &str) -> Result<String, Vec<String>> {
+    use std::io::Seek as _;
+    let mut file = file;
+    file.rewind().map_err(|e| vec![format!("cannot read: {e}")])?;
+    let fingerprint = batch::Settings::fingerprint(content_text);
+    let scan = batch::scan(file, catalogue, |s| {
+        if s.content_fingerprint == fingerprint {
+            Ok(())
+        } else {
+            Err(format!(
+                "solved with content {} (fingerprint {}), checked with {} (fingerprint {fingerprint}); pass that content with --content",
+                s.content, s.content_fingerprint, catalogue.label()
+            ))
+        }
+    })
+    .map_err(|m| vec![m])?;
+    let Some(settings) = scan.settings else {
+        return Err(vec!["an empty file: no settings line".into()]);
+    };
+    let proven = scan.lines.values().filter(|l| l.proven).count();
+    let mut summary = format!(
+        "a sound batch file: {} seed line{} ({proven} proven), each replayed and checked; settings: {}",
+        scan.lines.len(),
+        if scan.lines.len() == 1 { "" } else { "s" },
+        settings.describe()
+    );
+    if let Some((number, _)) = scan.torn {
+        summary += &format!(
+            "\nline {number} is incomplete (a batch stopped while writing it): the next batch on this file drops it and solves its seed again"
+        );
+    }
+    Ok(summary)
+}
+
+/// Checks an instance or a game record, told apart by their fields.
+fn check_json(label: &str, text: &str, catalogue: &Catalogue) -> Result<String, Vec<String>> {
+    let value: serde_json::Value =
+        signalbox_engine::source::parse_json(label, text).map_err(|e| vec![e.to_string()])?;
+    if value.get("moves").is_some() {
+        let record = Record::from_json(label, text).map_err(|e| vec![e.to_string()])?;
+        let (game, score) = record.replay(catalogue, label).map_err(|e| vec![e.to_string()])?;
+        Ok(format!(
+            "a legal game record: {} move{}, {} turn{}{}; score {score}",
+            record.moves.len(),
+            if record.moves.len() == 1 { "" } else { "s" },
+            game.turn(),
+            if game.turn() == 1 { "" } else { "s" },
+            if game.is_over() { ", game over" } else { ", game not over (score so far)" }
+        ))
+    } else if value.get("deck").is_some() {
+        let instance: Instance = signalbox_engine::source::parse_json(label, text).map_err(|e| vec![e.to_string()])?;
+        instance.check().map_err(|m| vec![format!("{label}: {m}")])?;
+        Ok(format!(
+            "a legal instance: board card {}, {} turns of dice",
+            name(catalogue, instance.board),
+            instance.dice.len()
+        ))
+    } else {
+        Err(vec![format!(
+            "{label}: not an instance (no field `deck`), a game record (no field `moves`) or a batch file (no settings line)"
+        )])
+    }
 }

@@ -123,7 +123,8 @@ pub fn load_position<'c>(path: Option<&Path>, catalogue: &'c Catalogue) -> anyho
 
 fn check(a: &CheckArgs) -> anyhow::Result<()> {
     let (content_label, catalogue) = load_content(a.sources.content.as_deref())?;
-    let label = a.sources.position.as_ref().map_or("<embedded sample position>".to_string(), |p| p.display().to_string());
+    let label =
+        a.sources.position.as_ref().map_or("<embedded sample position>".to_string(), |p| p.display().to_string());
     let found = match load_position(a.sources.position.as_deref(), &catalogue) {
         Ok((label, position)) => Ok(format!(
             "{content_label}: {} cards, maps {}\n{label}: a legal Express 01 position on map {} with {} players",

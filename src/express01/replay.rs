@@ -76,15 +76,14 @@ pub fn run(a: ReplayArgs) -> anyhow::Result<()> {
         (None, SAMPLE) => None,
         (None, named) => {
             let p = PathBuf::from(named);
-            let p = if p.is_relative() && !p.exists() {
-                a.answer.parent().unwrap_or(Path::new(".")).join(p)
-            } else {
-                p
-            };
+            let p =
+                if p.is_relative() && !p.exists() { a.answer.parent().unwrap_or(Path::new(".")).join(p) } else { p };
             Some(p)
         }
     };
-    let (position_label, position) = load_position(position_path.as_deref(), &catalogue)?;
+    let from_answer = a.position.is_none();
+    let (position_label, position) = load_position(position_path.as_deref(), &catalogue)
+        .map_err(|e| if from_answer { bad(format!("{label}: field `position`: {e}")) } else { e })?;
     let field = |name: &str, message: String| bad(format!("{label}: field `{name}`: {message}"));
     let payment = position
         .payment(Some(&answer.company), Some(&answer.player), Some(answer.black_engine))
