@@ -62,13 +62,13 @@ const ODD_VALUES: [&str; 16] = [
 /// A mutant of `seed`: structural edits of its JSON (a value replaced, removed, duplicated, a
 /// field added) or, for other files, byte edits (flips, cuts, repeats, odd tokens, truncation).
 fn mutate(seed: &[u8], rng: &mut ChaCha8Rng) -> Vec<u8> {
-    if rng.random_bool(0.6) {
-        if let Ok(mut value) = serde_json::from_slice::<Value>(seed) {
-            for _ in 0..rng.random_range(1..=3) {
-                mutate_json(&mut value, rng);
-            }
-            return serde_json::to_vec_pretty(&value).expect("JSON");
+    if rng.random_bool(0.6)
+        && let Ok(mut value) = serde_json::from_slice::<Value>(seed)
+    {
+        for _ in 0..rng.random_range(1..=3) {
+            mutate_json(&mut value, rng);
         }
+        return serde_json::to_vec_pretty(&value).expect("JSON");
     }
     let mut bytes = seed.to_vec();
     for _ in 0..rng.random_range(1..=4) {
