@@ -234,10 +234,11 @@ fn solve_draws_the_board_and_will_not_overwrite_a_file() {
     let (code, text, err) = run(&["coe", "solve", "--seed", "2", "--max-turns", "4", "--svg", path]);
     assert_eq!(code, Some(0), "{err}");
     let picture = std::fs::read_to_string(&svg).expect("written");
-    assert_eq!(picture.matches("<polygon").count(), 19, "one hex each");
+    assert_eq!(picture.matches("<title>hex ").count(), 19, "one hex each");
+    assert!(picture.contains("the turn its cube was placed"), "a legend");
     // As many numbered cubes as the text's board shows filled hexes.
     let filled = text.matches('[').count();
-    assert_eq!(picture.matches("<circle").count(), filled, "{text}");
+    assert_eq!(picture.matches("<circle").count(), filled + 1, "one per filled hex, one in the legend: {text}");
     let (code, _, err) = run(&["coe", "solve", "--seed", "2", "--max-turns", "4", "--svg", path]);
     assert_eq!(code, Some(2));
     assert!(err.contains("already exists") && err.contains("--force"), "{err}");

@@ -377,12 +377,16 @@ fn legend(network: &Network, top: f32, max_width: f32) -> (Group, f32) {
     enum Swatch {
         Line(&'static str, f32, Option<&'static str>),
         Station(String, bool),
+        Order,
+        Label,
     }
     let mut items: Vec<(Swatch, String)> = vec![
         (Swatch::Line(SEA_COLOUR, 6.0, None), "sea".into()),
         (Swatch::Line(BORDER_COLOUR, 4.0, Some("8 5")), "border".into()),
         (Swatch::Line("black", 8.0, None), "blockade".into()),
         (Swatch::Line(ROUTE_COLOUR, 7.0, None), "route".into()),
+        (Swatch::Order, "stations in route order".into()),
+        (Swatch::Label, "cell · the card laid on it".into()),
     ];
     for (i, name) in network.companies.iter().enumerate() {
         let fill = u8::try_from(i)
@@ -395,7 +399,11 @@ fn legend(network: &Network, top: f32, max_width: f32) -> (Group, f32) {
     let mut group = Group::new().set("class", "legend");
     let (mut x, mut y) = (MARGIN, top + LEGEND_LINE / 2.0);
     for (swatch, label) in items {
-        let text_left = if matches!(swatch, Swatch::Station(_, true)) { 40.0 } else { 30.0 };
+        let text_left = match swatch {
+            Swatch::Station(_, true) => 40.0,
+            Swatch::Label => 66.0,
+            _ => 30.0,
+        };
         let item_width = text_left + 6.5 * label.chars().count() as f32 + 18.0;
         if x > MARGIN && x - MARGIN + item_width > max_width {
             x = MARGIN;
@@ -422,6 +430,22 @@ fn legend(network: &Network, top: f32, max_width: f32) -> (Group, f32) {
                 if bonus {
                     group = group.add(text("+1", (x + 20.0, y - 3.0), 9.0).set("font-weight", "bold"));
                 }
+            }
+            Swatch::Order => {
+                group = group
+                    .add(
+                        Circle::new()
+                            .set("cx", x + 12.0)
+                            .set("cy", y)
+                            .set("r", 7.5)
+                            .set("fill", ROUTE_COLOUR)
+                            .set("stroke", "black")
+                            .set("stroke-width", 1),
+                    )
+                    .add(text("1", (x + 12.0, y + 3.5), 10.0).set("text-anchor", "middle"));
+            }
+            Swatch::Label => {
+                group = group.add(text("001 · 202", (x, y + 4.0), 10.0).set("fill", "#333333"));
             }
         }
         group = group.add(text(label, (x + text_left, y + 4.0), 11.0).set("fill", "#222222"));

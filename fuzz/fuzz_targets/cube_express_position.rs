@@ -1,0 +1,17 @@
+//! A Cube Express position (JSON) read against the house set: parsed and checked, and its legal
+//! actions listed, never a panic.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use signalbox_engine::cube_express::catalogue::Content;
+use std::sync::{Arc, LazyLock};
+
+static HOUSE: LazyLock<Arc<Content>> = LazyLock::new(|| Arc::new(Content::house()));
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(text) = std::str::from_utf8(data) {
+        if let Ok(game) = signalbox_engine::cube_express::position::read_position(HOUSE.clone(), "fuzz.json", text) {
+            let _ = (game.is_over(), game.legal_actions());
+        }
+    }
+});

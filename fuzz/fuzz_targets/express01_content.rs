@@ -1,0 +1,10 @@
+//! Express 01 content (TOML): parsed and validated, never a panic.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(text) = std::str::from_utf8(data) {
+        let _ = signalbox_engine::express01::Catalogue::from_toml("fuzz.toml", text);
+    }
+});

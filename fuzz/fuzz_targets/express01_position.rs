@@ -1,0 +1,16 @@
+//! An Express 01 position (JSON) read against the house set: parsed and checked, never a panic.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use signalbox_engine::express01::Catalogue;
+use std::sync::LazyLock;
+
+static HOUSE: LazyLock<Catalogue> = LazyLock::new(Catalogue::house);
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(text) = std::str::from_utf8(data) {
+        if let Ok(position) = signalbox_engine::express01::Position::from_json("fuzz.json", text, &HOUSE) {
+            let _ = position.network();
+        }
+    }
+});
