@@ -15,6 +15,7 @@ pub fn run(args: &[&str]) -> (Option<i32>, String, String) {
 }
 
 /// The path `name` in a temporary folder of this test process, tagged `tag` (created).
+#[allow(dead_code)]
 pub fn temp_path(tag: &str, name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("signalbox-cli-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
