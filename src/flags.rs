@@ -39,6 +39,24 @@ pub fn progress(len: u64, unit: &str, quiet: bool) -> indicatif::ProgressBar {
     bar
 }
 
+/// A spinner on standard error for long work whose size is not known beforehand: the elapsed
+/// time, and a reminder that `--time-limit` bounds the work. Drawn only on a terminal, and not
+/// when `quiet`.
+pub fn spinner(what: &str, quiet: bool) -> indicatif::ProgressBar {
+    use std::io::IsTerminal as _;
+    if quiet || !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new_spinner();
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} {msg} · {elapsed} (--time-limit S bounds it)")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+    );
+    bar.set_message(what.to_string());
+    bar.enable_steady_tick(std::time::Duration::from_millis(120));
+    bar
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

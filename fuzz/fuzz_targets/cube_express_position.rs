@@ -10,8 +10,13 @@ static HOUSE: LazyLock<Arc<Content>> = LazyLock::new(|| Arc::new(Content::house(
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
-        if let Ok(game) = signalbox_engine::cube_express::position::read_position(HOUSE.clone(), "fuzz.json", text) {
-            let _ = (game.is_over(), game.legal_actions());
+        match signalbox_engine::cube_express::position::read_position(HOUSE.clone(), "fuzz.json", text) {
+            Ok(game) => {
+                let _ = (game.is_over(), game.legal_actions());
+            }
+            Err(e) => {
+                let _ = e.to_string();
+            }
         }
     }
 });

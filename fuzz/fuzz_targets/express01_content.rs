@@ -5,6 +5,8 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
-        let _ = signalbox_engine::express01::Catalogue::from_toml("fuzz.toml", text);
+        if let Err(e) = signalbox_engine::express01::Catalogue::from_toml("fuzz.toml", text) {
+            let _ = e.to_string();
+        }
     }
 });

@@ -9,8 +9,13 @@ static HOUSE: LazyLock<Catalogue> = LazyLock::new(Catalogue::house);
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
-        if let Ok(position) = signalbox_engine::express01::Position::from_json("fuzz.json", text, &HOUSE) {
-            let _ = position.network();
+        match signalbox_engine::express01::Position::from_json("fuzz.json", text, &HOUSE) {
+            Ok(position) => {
+                let _ = position.network();
+            }
+            Err(e) => {
+                let _ = e.to_string();
+            }
         }
     }
 });

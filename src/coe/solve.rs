@@ -150,7 +150,10 @@ pub fn run(a: SolveArgs, catalogue: &Catalogue) -> anyhow::Result<()> {
     let instance = a.source.load()?;
     let rules = a.search.rules()?;
     let options = a.search.options();
-    let checked = solve_checked(catalogue, &instance, rules, options)?;
+    let spinner = crate::flags::spinner(&format!("solving {}", a.source.label(&instance)), a.json);
+    let checked = solve_checked(catalogue, &instance, rules, options);
+    spinner.finish_and_clear();
+    let checked = checked?;
     let s = &checked.solved;
     if let Some(path) = &a.svg {
         let title = format!(
