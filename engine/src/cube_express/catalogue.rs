@@ -10,7 +10,6 @@ use super::resource::{Resource, Resources};
 use super::tile::{Centre, City, Factory, Players, Tile};
 use crate::grid::square::{Cell, Sides};
 pub use crate::set::{ContentError, SetSetup};
-use crate::source::parse_toml;
 
 /// The embedded house set: our own components, not the publisher's (see the file's header).
 pub const HOUSE_SET_TOML: &str = include_str!("../../data/cube_express/house.toml");
@@ -256,7 +255,7 @@ impl Content {
 
     /// Reads and checks a content file.
     pub fn from_toml(file: &str, text: &str) -> Result<Content, ContentError> {
-        let setup: ContentSetup = parse_toml(file, text)?;
+        let setup: ContentSetup = super::parse::toml(file, text)?;
         setup.check().map_err(|problems| ContentError::Invalid { file: file.to_string(), problems })
     }
 

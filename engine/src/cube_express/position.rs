@@ -17,7 +17,7 @@ use super::options::Options;
 use super::score::final_scores;
 use super::tile::Centre;
 use crate::grid::square::Cell;
-use crate::source::{SyntaxError, bullet_list, parse_json};
+use crate::source::{SyntaxError, bullet_list};
 
 /// The embedded sample position (`signalbox cube-express plan` with no file): a 3-player game
 /// of the house set a few turns in.
@@ -41,7 +41,7 @@ pub enum PositionError {
 
 /// Reads and checks a position file.
 pub fn read_position(content: Arc<Content>, file: &str, text: &str) -> Result<Game, PositionError> {
-    let state: State = parse_json(file, text)?;
+    let state: State = super::parse::json(file, text)?;
     from_state(content, &state).map_err(|problems| PositionError::Invalid { file: file.to_string(), problems })
 }
 
@@ -348,5 +348,5 @@ impl Record {
 
 /// Reads a record file.
 pub fn read_record(file: &str, text: &str) -> Result<Record, SyntaxError> {
-    parse_json(file, text)
+    super::parse::json(file, text)
 }
