@@ -61,7 +61,11 @@ impl<'de> Deserialize<'de> for Piece {
                     "front" | "back" => {
                         t.allow(&["tile", "rotation"])?;
                         let (tile, rotation) = (t.need(tile, "tile")?, t.need(rotation, "rotation")?);
-                        Ok(if t.kind == "front" { Piece::Front { tile, rotation } } else { Piece::Back { tile, rotation } })
+                        Ok(if t.kind == "front" {
+                            Piece::Front { tile, rotation }
+                        } else {
+                            Piece::Back { tile, rotation }
+                        })
                     }
                     _ => Err(t.unknown(&["crossing", "start", "front", "back"])),
                 }

@@ -105,7 +105,9 @@ impl<'de> Deserialize<'de> for Ending {
                 match t.kind.as_str() {
                     "playing" => t.allow(&[]).map(|()| Ending::Playing),
                     "round-end" => t.allow(&[]).map(|()| Ending::RoundEnd),
-                    "final-round" => t.allow(&["left"]).and_then(|()| Ok(Ending::FinalRound { left: t.need(left, "left")? })),
+                    "final-round" => {
+                        t.allow(&["left"]).and_then(|()| Ok(Ending::FinalRound { left: t.need(left, "left")? }))
+                    }
                     "over" => t.allow(&[]).map(|()| Ending::Over),
                     _ => Err(t.unknown(&["playing", "round-end", "final-round", "over"])),
                 }

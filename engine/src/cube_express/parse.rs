@@ -47,18 +47,18 @@ fn plain(message: &str, record: &str) -> String {
         ("i64", "a whole number"),
         ("f64", "a number"),
     ];
-    let message = message
-        .replace("invalid type: sequence", "invalid type: array")
-        .replace("invalid type: map", &format!("invalid type: {}", record.trim_start_matches("a ").trim_start_matches("an ")));
+    let message = message.replace("invalid type: sequence", "invalid type: array").replace(
+        "invalid type: map",
+        &format!("invalid type: {}", record.trim_start_matches("a ").trim_start_matches("an ")),
+    );
     let mut out = String::with_capacity(message.len());
     let mut rest = message.as_str();
     while let Some(i) = rest.find("expected ") {
         out.push_str(&rest[..i + "expected ".len()]);
         rest = &rest[i + "expected ".len()..];
         let word_end = |s: &str| s.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':')).unwrap_or(s.len());
-        let (replacement, skip) = if let Some(after) = ["struct variant ", "struct ", "internally tagged enum "]
-            .iter()
-            .find_map(|p| rest.strip_prefix(p))
+        let (replacement, skip) = if let Some(after) =
+            ["struct variant ", "struct ", "internally tagged enum "].iter().find_map(|p| rest.strip_prefix(p))
         {
             (record.to_string(), rest.len() - after.len() + word_end(after))
         } else if let Some(after) = rest.strip_prefix("enum ") {
@@ -95,12 +95,21 @@ mod tests {
             plain("invalid value: integer `800`, expected u8", "a table"),
             "invalid value: integer `800`, expected a whole number from 0 to 255"
         );
-        assert_eq!(plain("invalid type: string \"x\", expected a sequence", "an object"), "invalid type: string \"x\", expected an array");
+        assert_eq!(
+            plain("invalid type: string \"x\", expected a sequence", "an object"),
+            "invalid type: string \"x\", expected an array"
+        );
         assert_eq!(
             plain("invalid type: map, expected u16 or so", "an object"),
             "invalid type: object, expected a whole number from 0 to 65535 or so"
         );
-        assert_eq!(plain("unknown field `x`, expected `a` or `b`", "a table"), "unknown field `x`, expected `a` or `b`");
-        assert_eq!(plain("invalid length 1, expected an array of length 2", "a table"), "invalid length 1, expected an array of length 2");
+        assert_eq!(
+            plain("unknown field `x`, expected `a` or `b`", "a table"),
+            "unknown field `x`, expected `a` or `b`"
+        );
+        assert_eq!(
+            plain("invalid length 1, expected an array of length 2", "a table"),
+            "invalid length 1, expected an array of length 2"
+        );
     }
 }

@@ -30,13 +30,18 @@ pub enum PositionError {
     #[error(transparent)]
     Syntax(#[from] SyntaxError),
     /// The format, but not a position the rules allow.
-    #[error("{file}: not a legal position ({} problem(s)):\n{}", problems.len(), bullet_list(problems))]
+    #[error("{file}: not a legal position ({}):\n{}", count(problems.len()), bullet_list(problems))]
     Invalid {
         /// The file's name.
         file: String,
         /// Every problem found, each naming its field.
         problems: Vec<String>,
     },
+}
+
+/// "1 problem", "2 problems".
+fn count(n: usize) -> String {
+    if n == 1 { "1 problem".to_string() } else { format!("{n} problems") }
 }
 
 /// Reads and checks a position file.
@@ -164,6 +169,25 @@ fn check(content: &Content, s: &State) -> Vec<String> {
         if !s.board.iter().any(|t| t.piece == Piece::Start { seat }) {
             p.push(format!("board: starting tile {seat} is missing (all five starting tiles are always used)"));
         }
+    }
+    if p.len() > tile_problems {
+        return p;
+    }
+    // Every tile was laid beside the network with a track joining it (rulebook, step I.1;
+    // ruling L1), so every tile is joined to the start crossing through shared sides with track
+    // on both tiles. (This also keeps every cell within a few steps of the crossing.)
+    for i in unjoined(content, s) {
+        let t = &s.board[i];
+        let what = match t.piece {
+            Piece::Start { seat } => format!("starting tile {seat}"),
+            piece => format!("tile {}", piece.tile().unwrap_or(0)),
+        };
+        p.push(format!(
+            "board[{i}].cell: {what} at {} is not joined to the network: no track leads from it, through the tiles \
+             beside it, to the start crossing at {} (a tile is laid beside the network with a track joining it, \
+             rulebook step I.1)",
+            t.cell, content.crossing
+        ));
     }
     if p.len() > tile_problems {
         return p;
@@ -349,4 +373,27 @@ impl Record {
 /// Reads a record file.
 pub fn read_record(file: &str, text: &str) -> Result<Record, SyntaxError> {
     super::parse::json(file, text)
+}
+
+/// The board entries (indices) not joined to the start crossing: reached neither from it nor
+/// from a tile joined to it across a side with track on both tiles. Steps only from tiles
+/// reached, so cells far from the crossing are never stepped from.
+fn unjoined(content: &Content, s: &State) -> Vec<usize> {
+    let index: BTreeMap<Cell, usize> = s.board.iter().enumerate().map(|(i, t)| (t.cell, i)).collect();
+    let faces: Vec<_> = s.board.iter().map(|t| t.piece.face(content).unwrap_or_default()).collect();
+    let mut joined = vec![false; s.board.len()];
+    let mut queue: Vec<usize> = index.get(&content.crossing).copied().into_iter().collect();
+    if let Some(&start) = queue.first() {
+        joined[start] = true;
+    }
+    while let Some(i) = queue.pop() {
+        for side in faces[i].tracks.iter() {
+            let Some(&j) = index.get(&s.board[i].cell.step(side)) else { continue };
+            if !joined[j] && faces[j].tracks.contains(side.opposite()) {
+                joined[j] = true;
+                queue.push(j);
+            }
+        }
+    }
+    (0..s.board.len()).filter(|&i| !joined[i]).collect()
 }

@@ -59,7 +59,10 @@ impl Tagged {
             [one] => format!("its only other field is `{one}`"),
             _ => format!("its other fields are {}", quoted(allowed)),
         };
-        Err(E::custom(format_args!("unknown field `{stray}` in {} (`{}`: `{}`): {takes}", self.what, self.tag, self.kind)))
+        Err(E::custom(format_args!(
+            "unknown field `{stray}` in {} (`{}`: `{}`): {takes}",
+            self.what, self.tag, self.kind
+        )))
     }
 
     /// A field this kind requires, or the error naming it.
@@ -71,7 +74,13 @@ impl Tagged {
 
     /// The error for a kind that is none of `kinds`.
     pub fn unknown<E: Error>(&self, kinds: &[&str]) -> E {
-        E::custom(format_args!("unknown `{}` value `{}` in {}, expected one of {}", self.tag, self.kind, self.what, quoted(kinds)))
+        E::custom(format_args!(
+            "unknown `{}` value `{}` in {}, expected one of {}",
+            self.tag,
+            self.kind,
+            self.what,
+            quoted(kinds)
+        ))
     }
 }
 
