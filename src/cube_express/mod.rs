@@ -8,6 +8,7 @@ use clap::Subcommand;
 use serde_json::json;
 use signalbox_engine::cube_express::action::Action;
 use signalbox_engine::cube_express::catalogue::{Content, HOUSE_SET_LABEL, HOUSE_SET_TOML};
+use signalbox_engine::cube_express::describe::plural;
 use signalbox_engine::cube_express::game::Game;
 use signalbox_engine::cube_express::options::Options;
 use signalbox_engine::cube_express::position::{SAMPLE_POSITION_JSON, read_position, read_record};
@@ -219,9 +220,10 @@ fn solo(a: SoloArgs) -> anyhow::Result<()> {
         plural(found.plans as usize, "turn end")
     );
     for (t, (actions, g)) in found.turns.iter().zip(&games).enumerate() {
-        say!("Turn {} (banked {}):", t + 1, points(g));
-        for (i, action) in actions.iter().enumerate() {
-            say!("  {:>2}. {}", i + 1, describe(g, action));
+        let after = games.get(t + 1).map_or(points(g), points);
+        say!("Turn {} (points banked: {} before the turn, {after} after):", t + 1, points(g));
+        for (i, words) in describe_turn(g, actions).iter().enumerate() {
+            say!("  {:>2}. {words}", i + 1);
         }
     }
     if found.turns.len() < a.turns {
@@ -357,8 +359,8 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
     if let Some(why) = &planned.fallback {
         say!("Note: the programs failed ({why}).");
     }
-    for (i, action) in planned.actions.iter().enumerate() {
-        say!("  {:>2}. {}", i + 1, describe(&game, action));
+    for (i, words) in describe_turn(&game, &planned.actions).iter().enumerate() {
+        say!("  {:>2}. {words}", i + 1);
     }
     say!(
         "Value {}: banked {:+} (dividends, factories, passengers, stations, stock, tokens), objective cubes {:+}, resources {:+}, facilities {:+}, locomotive {:+}, technology {:+}",
@@ -380,19 +382,18 @@ fn content_label(content: &Content) -> String {
     format!("{}{mark}", content.name)
 }
 
-/// `n` and `noun`, plural unless `n` is 1.
-fn plural(n: usize, noun: &str) -> String {
-    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
-}
-
-/// An action in words, naming tiles by what they hold.
-fn describe(game: &Game, action: &Action) -> String {
-    match action {
-        Action::Lay(l) => {
-            let tile = game.content().tile(l.tile);
-            let what = tile.map_or(String::new(), |t| format!(" ({}, tracks {})", t.centre.name(), t.tracks));
-            format!("{action}{what}")
-        }
-        _ => action.to_string(),
-    }
+/// A turn's actions in words, each as taken in the game at that point (the engine's
+/// [`Game::describe`]), from `game` at the start of the turn.
+fn describe_turn(game: &Game, actions: &[Action]) -> Vec<String> {
+    let mut g = game.clone();
+    actions
+        .iter()
+        .map(|a| {
+            let words = g.describe(a);
+            // The plan has been replayed by the engine; an action that does not apply is
+            // described as it stands.
+            let _ = g.apply(a);
+            words
+        })
+        .collect()
 }

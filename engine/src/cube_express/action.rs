@@ -296,7 +296,9 @@ impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Action::Convert { conversion } => write!(f, "convert {conversion}"),
-            Action::Sell { spaces } => write!(f, "sell {spaces} stock space(s) for dividends"),
+            Action::Sell { spaces } => {
+                write!(f, "sell {} of stock for dividends", super::describe::plural(spaces, "space"))
+            }
             Action::Lay(l) => {
                 write!(
                     f,
@@ -318,17 +320,16 @@ impl fmt::Display for Action {
             Action::NoLay => write!(f, "no tile fits: lay nothing"),
             Action::BuildLocomotive { at } => write!(f, "build the second locomotive at the station on {at}"),
             Action::Coal => write!(f, "spend 1 coal for 1 movement point"),
-            Action::Move { locomotive, to } => write!(f, "locomotive {} moves to {to}", locomotive + 1),
+            Action::Move { locomotive, to } => write!(f, "locomotive {locomotive} moves to {to}"),
             Action::Pickup => write!(f, "pick up"),
-            Action::Deliver { objective: Some(c) } => write!(f, "deliver (objective cube to column {})", c + 1),
+            Action::Deliver { objective: Some(c) } => write!(f, "deliver (objective cube to column {c})"),
             Action::Deliver { objective: None } => write!(f, "deliver"),
             Action::Passenger => write!(f, "place a passenger"),
             Action::Market { slot, cube } => {
                 write!(
                     f,
-                    "take display tile {}{}",
-                    slot + 1,
-                    if cube { " and place a dividend on its objective" } else { "" }
+                    "take the tile in display column {slot}{}",
+                    if cube { " and place a dividend on the objective card above it" } else { "" }
                 )
             }
             Action::NoMarket => write!(f, "no market"),

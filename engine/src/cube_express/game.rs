@@ -210,7 +210,7 @@ pub enum Illegal {
     /// A locomotive that cannot move this way.
     #[error("locomotive {locomotive} cannot move to {to}: {why}")]
     Move {
-        /// 1 or 2.
+        /// 0 for the first, 1 for the second.
         locomotive: u8,
         /// Target.
         to: Cell,
@@ -880,7 +880,7 @@ impl Game {
                 self.movement.coal += 1;
             }
             Action::Move { locomotive, to } => {
-                let err = |why| Illegal::Move { locomotive: locomotive + 1, to, why };
+                let err = |why| Illegal::Move { locomotive, to, why };
                 let Some(&Some(from)) = self.players[seat].locomotives.get(usize::from(locomotive)) else {
                     return Err(err("no such locomotive"));
                 };

@@ -9,6 +9,7 @@ pub mod action;
 pub mod board;
 pub mod catalogue;
 pub mod colour;
+pub mod describe;
 pub mod game;
 pub mod objective;
 pub mod options;
