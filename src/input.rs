@@ -42,11 +42,18 @@ pub fn text_or_embedded(path: Option<&Path>, label: &str, embedded: &str) -> any
     }
 }
 
-/// Writes an output file, refusing to replace an existing one unless `force` is set.
-pub fn write_new(path: &Path, text: &str, force: bool) -> anyhow::Result<()> {
+/// Refuses an output path that exists unless `force` is set: called before any work starts,
+/// so that a long run is not lost to a name taken.
+pub fn check_new(path: &Path, force: bool) -> anyhow::Result<()> {
     if path.exists() && !force {
         return Err(bad(format!("{}: already exists; pass --force to replace it", path.display())));
     }
+    Ok(())
+}
+
+/// Writes an output file, refusing to replace an existing one unless `force` is set.
+pub fn write_new(path: &Path, text: &str, force: bool) -> anyhow::Result<()> {
+    check_new(path, force)?;
     std::fs::write(path, text).map_err(|e| {
         let what = match e.kind() {
             std::io::ErrorKind::NotFound => "no such folder".to_string(),

@@ -18,7 +18,7 @@ use signalbox_solver::cube_express::plan::{Method, PlanOptions, plan_turn};
 use signalbox_solver::cube_express::solo::{exhaustive, points, replay as replay_solo};
 use signalbox_solver::cube_express::value::parts;
 
-use crate::input::{bad, text_or_embedded, write_new};
+use crate::input::{bad, check_new, text_or_embedded, write_new};
 
 mod picture;
 
@@ -65,12 +65,15 @@ enum Command {
     /// every end position, ruling S3; positions that differ only in points kept once), so the
     /// score is proven: the upper bound equals it. The line is replayed and re-scored by the
     /// rules engine. The search grows about a hundredfold with each turn: K = 2 takes under a
-    /// second, K = 3 about a minute and a half.
+    /// second, K = 3 about a minute and a half. With --time-limit S it stops after S seconds and
+    /// prints the best line found so far, labelled not proven: a stopped search has no upper
+    /// bound.
     ///
     /// Examples:
     ///   signalbox cube-express solo --seed 1 --turns 2
     ///   signalbox cube-express solo --seed 7 --turns 1 --json
     ///   signalbox cube-express solo --seed 1 --turns 2 --svg line.svg
+    ///   signalbox cube-express solo --seed 1 --turns 3 --time-limit 10 --threads 2
     #[command(verbatim_doc_comment)]
     Solo(SoloArgs),
     /// Replays a game record and prints each player's score, recomputed by the rules engine.
@@ -110,6 +113,13 @@ struct SoloArgs {
     /// Replace an existing --svg file.
     #[arg(long)]
     force: bool,
+    /// Stop after S seconds and print the best line found so far, labelled not proven (a stopped
+    /// search gives no upper bound).
+    #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = crate::flags::seconds)]
+    time_limit: Option<Duration>,
+    /// Threads (default: one per core). The answer does not depend on it.
+    #[arg(long, value_name = "T", allow_negative_numbers = true, value_parser = crate::flags::threads)]
+    threads: Option<usize>,
     /// Content file (TOML, docs/formats/cube-express-content.md); default: the embedded house set.
     #[arg(long, value_name = "FILE")]
     content: Option<PathBuf>,
@@ -162,14 +172,20 @@ fn solo(a: SoloArgs) -> anyhow::Result<()> {
     if a.turns == 0 {
         return Err(bad("--turns 0: expected at least one turn"));
     }
+    if let Some(path) = &a.svg {
+        check_new(path, a.force)?;
+    }
     let content = load_content(a.content.as_deref())?;
     let game = Game::solo(content.clone(), a.seed, Options::default()).map_err(|e| bad(e.to_string()))?;
     let bar = crate::flags::progress(1, "positions", a.json);
     let started = Instant::now();
-    let found = exhaustive(&game, a.turns, &|turn, searched, positions| {
-        bar.set_message(format!("· turn {turn}"));
-        bar.set_length(positions as u64);
-        bar.set_position(searched as u64);
+    let deadline = a.time_limit.map(|t| started + t);
+    let found = signalbox_solver::threads::install(a.threads, || {
+        exhaustive(&game, a.turns, deadline, &|turn, searched, positions| {
+            bar.set_message(format!("· turn {turn}"));
+            bar.set_length(positions as u64);
+            bar.set_position(searched as u64);
+        })
     });
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
@@ -184,9 +200,11 @@ fn solo(a: SoloArgs) -> anyhow::Result<()> {
     if checked != found.score {
         anyhow::bail!("the engine scores the line {checked}, the search {}", found.score);
     }
+    let proven = found.stopped.is_none();
     if let Some(path) = &a.svg {
+        let claim = if proven { "best score" } else { "score found, not proven" };
         let title =
-            format!("Cube Express solitaire · seed {} · {} · score {}", a.seed, plural(a.turns, "turn"), found.score);
+            format!("Cube Express solitaire · seed {} · {} · {claim} {}", a.seed, plural(a.turns, "turn"), found.score);
         write_new(path, &picture::line_svg(&game, &found.turns, &title), a.force)?;
     }
     if a.json {
@@ -196,10 +214,16 @@ fn solo(a: SoloArgs) -> anyhow::Result<()> {
             "turns_played": found.turns.len(),
             "start": found.start,
             "score": found.score,
-            "bound": found.score,
-            "gap": 0,
-            "proven": true,
+            "bound": proven.then_some(found.score),
+            "gap": proven.then_some(0),
+            "proven": proven,
             "method": "exhaustive",
+            "stopped": found.stopped.map(|s| json!({
+                "turn": s.turn,
+                "searched": s.searched,
+                "positions": s.positions,
+                "held_turns": s.held,
+            })),
             "line": found.turns,
             "positions": found.positions,
             "plans": found.plans,
@@ -211,14 +235,32 @@ fn solo(a: SoloArgs) -> anyhow::Result<()> {
     say!("Cube Express solitaire · seed {} · {}", a.seed, plural(a.turns, "turn"));
     say!("Content: {}", content_label(&content));
     let searched: Vec<String> = found.positions.iter().map(usize::to_string).collect();
-    say!(
-        "Best score: {} (from {}), proven by exhaustive search: bound {}, gap 0 (positions searched per turn: {}; {}; {seconds:.2} s)",
-        found.score,
-        found.start,
-        found.score,
-        searched.join(", "),
-        plural(found.plans as usize, "turn end")
-    );
+    match found.stopped {
+        None => say!(
+            "Best score: {} (from {}), proven by exhaustive search: bound {}, gap 0 (positions searched per turn: {}; {}; {seconds:.2} s)",
+            found.score,
+            found.start,
+            found.score,
+            searched.join(", "),
+            plural(found.plans, "turn end")
+        ),
+        Some(s) => {
+            say!(
+                "Score found: {} (from {}), not proven: the time limit stopped the exhaustive search during turn {} ({} of {} searched; {seconds:.2} s). A stopped search gives no upper bound.",
+                found.score,
+                found.start,
+                s.turn,
+                s.searched,
+                plural(s.positions, "position")
+            );
+            if s.held > 0 {
+                say!(
+                    "The line is the best position reached, carried on by {} that lay the tile banking the most at once and move nothing.",
+                    plural(s.held, "turn")
+                );
+            }
+        }
+    }
     for (t, (actions, g)) in found.turns.iter().zip(&games).enumerate() {
         let after = games.get(t + 1).map_or(points(g), points);
         say!("Turn {} (points banked: {} before the turn, {after} after):", t + 1, points(g));
@@ -292,6 +334,9 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
         return Err(bad(format!(
             "--lp-backend {backend}: this build has no {backend} backend (build with --features {backend})"
         )));
+    }
+    if let Some(path) = &a.svg {
+        check_new(path, a.force)?;
     }
     let content = load_content(a.content.as_deref())?;
     let (label, game) = load_position(content.clone(), a.position.as_deref())?;
