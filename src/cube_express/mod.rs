@@ -7,11 +7,13 @@ use std::time::{Duration, Instant};
 use clap::Subcommand;
 use serde_json::json;
 use signalbox_engine::cube_express::action::Action;
-use signalbox_engine::cube_express::catalogue::{Content, HOUSE_SET_LABEL, HOUSE_SET_TOML};
+use signalbox_engine::cube_express::catalogue::{Content, ContentError, HOUSE_SET_LABEL, HOUSE_SET_TOML};
 use signalbox_engine::cube_express::describe::plural;
 use signalbox_engine::cube_express::game::Game;
 use signalbox_engine::cube_express::options::Options;
-use signalbox_engine::cube_express::position::{SAMPLE_POSITION_JSON, read_position, read_record};
+use signalbox_engine::cube_express::position::{
+    Checked, FileKind, SAMPLE_POSITION_JSON, check_file, read_position, read_record,
+};
 use signalbox_engine::cube_express::score::{final_scores, winners};
 use signalbox_solver::cube_express::lp::Backend;
 use signalbox_solver::cube_express::plan::{Method, PlanOptions, plan_turn};
@@ -76,11 +78,38 @@ enum Command {
     ///   signalbox cube-express solo --seed 1 --turns 3 --time-limit 10 --threads 2
     #[command(verbatim_doc_comment)]
     Solo(SoloArgs),
+    /// Checks a position or a game record (and the content) and lists every problem found, or
+    /// says it is legal. Exit code 0: legal; 2: problems (or an unreadable file).
+    ///
+    /// The file's fields tell what it is (docs/formats/cube-express-position.md): a position (an
+    /// object with `board`) is checked against every rule, each problem named by its field (such
+    /// as `board[3].cell`); a game record (`players` as a number, `seed`, `turns`) is replayed
+    /// with every action checked, and its first illegal action is named as `turns[t][a]` (the
+    /// replay cannot go past it). A bad --content file is listed as the problem.
+    ///
+    /// Examples:
+    ///   signalbox cube-express check position.json
+    ///   signalbox cube-express check game.json --json
+    ///   signalbox cube-express check position.json --content my-set.toml
+    #[command(verbatim_doc_comment)]
+    Check(CheckArgs),
     /// Replays a game record and prints each player's score, recomputed by the rules engine.
     ///
     /// A record is JSON: `players`, `seed`, `options` and `turns`, each turn a list of actions
     /// (docs/formats/cube-express-position.md). An illegal action is named as `turns[t][a]`.
     Replay(ReplayArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct CheckArgs {
+    /// The position or game record (JSON).
+    file: PathBuf,
+    /// Print JSON: `file`, `kind` (`position`, `record` or null), `legal`, `problems`.
+    #[arg(long)]
+    json: bool,
+    /// Content file (TOML, docs/formats/cube-express-content.md); default: the embedded house set.
+    #[arg(long, value_name = "FILE")]
+    content: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -164,8 +193,60 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     match args.command {
         Command::Plan(a) => plan(a),
         Command::Solo(a) => solo(a),
+        Command::Check(a) => check(a),
         Command::Replay(a) => replay(a),
     }
+}
+
+fn check(a: CheckArgs) -> anyhow::Result<()> {
+    let label = a.file.display().to_string();
+    let text = crate::input::read_text(&a.file)?;
+    let (content_label, content_text) = text_or_embedded(a.content.as_deref(), HOUSE_SET_LABEL, HOUSE_SET_TOML)?;
+    let checked = match Content::from_toml(&content_label, &content_text) {
+        Ok(content) => check_file(Arc::new(content), &label, &text),
+        Err(ContentError::Syntax(e)) => Checked { kind: None, problems: vec![e.to_string()], game: None },
+        Err(ContentError::Invalid { file, problems }) => {
+            Checked { kind: None, problems: problems.iter().map(|p| format!("{file}: {p}")).collect(), game: None }
+        }
+    };
+    let kind = checked.kind.map_or("Cube Express file", FileKind::name);
+    if a.json {
+        let out = json!({
+            "file": label,
+            "kind": checked.kind,
+            "legal": checked.problems.is_empty(),
+            "problems": checked.problems,
+        });
+        say!("{}", serde_json::to_string_pretty(&out)?);
+        if !checked.problems.is_empty() {
+            return Err(bad(format!("{label}: not a legal {kind} ({})", plural(checked.problems.len(), "problem"))));
+        }
+        return Ok(());
+    }
+    let Some(game) = checked.game.filter(|_| checked.problems.is_empty()) else {
+        let list: Vec<String> = checked.problems.iter().map(|p| format!("  - {p}")).collect();
+        return Err(bad(format!(
+            "{label}: not a legal {kind} ({}):\n{}",
+            plural(checked.problems.len(), "problem"),
+            list.join("\n")
+        )));
+    };
+    let players = game.players();
+    let n = if game.is_solo() { "1 player, solitaire".to_string() } else { plural(players.len(), "player") };
+    let colour = players[usize::from(game.active())].colour;
+    let content = if content_label == HOUSE_SET_LABEL { "the house set".to_string() } else { content_label };
+    match checked.kind {
+        Some(FileKind::Record) => say!(
+            "{label}: a legal Cube Express game record: {n}, {} replayed, {} (content: {content})",
+            plural(game.turns_played(), "turn"),
+            if game.is_over() { "game over".to_string() } else { format!("{colour} to play next") }
+        ),
+        _ => say!(
+            "{label}: a legal Cube Express position: {n}, turn {}, {colour} to play (content: {content})",
+            game.turns_played() + 1
+        ),
+    }
+    Ok(())
 }
 
 fn solo(a: SoloArgs) -> anyhow::Result<()> {

@@ -397,3 +397,88 @@ fn unjoined(content: &Content, s: &State) -> Vec<usize> {
     }
     (0..s.board.len()).filter(|&i| !joined[i]).collect()
 }
+
+/// What a Cube Express JSON file holds, told by its fields (`docs/formats/cube-express-position.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FileKind {
+    /// A position: an object with `board` (and `players` as a list).
+    Position,
+    /// A game record: an object with `players` as a number and `turns` as a list of turns.
+    Record,
+}
+
+impl FileKind {
+    /// The kind's name in messages.
+    pub const fn name(self) -> &'static str {
+        match self {
+            FileKind::Position => "position",
+            FileKind::Record => "game record",
+        }
+    }
+}
+
+/// A file checked by [`check_file`]: what it is, every problem found, and the game it describes
+/// (the position, or the game after the record's last turn) when it has none.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    /// What the file holds; `None` when that cannot be told (not JSON, or neither kind's fields).
+    pub kind: Option<FileKind>,
+    /// Every problem found, each naming its field (a position), its action (`turns[t][a]`, a
+    /// record: the replay stops at the first), or the line and column (syntax).
+    pub problems: Vec<String>,
+    /// The game, when there is no problem.
+    pub game: Option<Game>,
+}
+
+/// Checks a position or a game record, told apart by its fields: a position against every rule
+/// (every problem listed), a record by replaying it with every action checked (the first
+/// illegal action named, as the replay cannot go past it).
+pub fn check_file(content: Arc<Content>, file: &str, text: &str) -> Checked {
+    let value: Result<serde_json::Value, _> = serde_json::from_str(text);
+    let kind = match &value {
+        Ok(serde_json::Value::Object(o)) if o.contains_key("board") => Some(FileKind::Position),
+        Ok(serde_json::Value::Object(o)) if o.get("players").is_some_and(serde_json::Value::is_number) => {
+            Some(FileKind::Record)
+        }
+        Ok(serde_json::Value::Object(o)) if o.get("turns").is_some_and(serde_json::Value::is_array) => {
+            Some(FileKind::Record)
+        }
+        _ => None,
+    };
+    let refused = |kind, problems| Checked { kind, problems, game: None };
+    match kind {
+        Some(FileKind::Position) => match read_position(content, file, text) {
+            Ok(game) => Checked { kind, problems: Vec::new(), game: Some(game) },
+            Err(PositionError::Syntax(e)) => refused(kind, vec![e.to_string()]),
+            Err(PositionError::Invalid { problems, .. }) => refused(kind, problems),
+        },
+        Some(FileKind::Record) => match read_record(file, text) {
+            Err(e) => refused(kind, vec![e.to_string()]),
+            Ok(record) => match record.replay(content, file) {
+                Ok(game) => Checked { kind, problems: Vec::new(), game: Some(game) },
+                Err(RecordError::Setup { error, .. }) => refused(kind, vec![format!("players: {error}")]),
+                Err(RecordError::Illegal { turn, action, what, error, .. }) => {
+                    refused(kind, vec![format!("turns[{turn}][{action}] ({what}): {error}")])
+                }
+                Err(RecordError::Syntax(e)) => refused(kind, vec![e.to_string()]),
+            },
+        },
+        None => match value {
+            Err(_) => {
+                // Not JSON: the parser's own message, with its line and column.
+                let e = super::parse::json::<serde_json::Value>(file, text)
+                    .err()
+                    .map_or_else(|| format!("{file}: not JSON"), |e| e.to_string());
+                refused(None, vec![e])
+            }
+            Ok(_) => refused(
+                None,
+                vec![format!(
+                    "{file}: neither a position (an object with `board`) nor a game record (an object with `players` \
+                     as a number, `seed` and `turns`); docs/formats/cube-express-position.md"
+                )],
+            ),
+        },
+    }
+}
