@@ -283,9 +283,12 @@ fn solo(a: SoloArgs) -> anyhow::Result<()> {
     }
     let proven = found.stopped.is_none();
     if let Some(path) = &a.svg {
-        let claim = if proven { "best score" } else { "score found, not proven" };
-        let title =
-            format!("Cube Express solitaire · seed {} · {} · {claim} {}", a.seed, plural(a.turns, "turn"), found.score);
+        let claim = if proven {
+            format!("best score {}", found.score)
+        } else {
+            format!("score {} (found, not proven)", found.score)
+        };
+        let title = format!("Cube Express solitaire · seed {} · {} · {claim}", a.seed, plural(a.turns, "turn"));
         write_new(path, &picture::line_svg(&game, &found.turns, &title), a.force)?;
     }
     if a.json {
