@@ -253,7 +253,7 @@ fn actions_in_words_say_what_and_where_numbered_from_zero() {
         store(s, 0, Resources { coal: 2, wood: 2, iron: 1 });
         give(s, 0, 28);
     });
-    let mut say = |g: &mut Game, a: Action, expected: &str| {
+    let say = |g: &mut Game, a: Action, expected: &str| {
         let words = g.describe(&a);
         assert!(words.contains(expected), "{a:?}: {words:?} lacks {expected:?}");
         g.apply(&a).expect("legal");

@@ -40,9 +40,9 @@ pub struct SoloPlan {
     pub stopped: Option<Stopped>,
 }
 
-/// Where a deadline stopped the search. The line is then the better of two: the position with the
-/// most points that the stopped turn reached, and the one with the most points at the start of
-/// that turn, each carried on to K turns by [`hold_turn`]s. Its score is one the game reaches,
+/// Where a deadline stopped the search: during a turn, or after a turn searched in full but
+/// before the next. The line is then the better of two: the position with the most points that
+/// the stopped turn reached, and the one with the most points at the start of that turn, each carried on to K turns by [`hold_turn`]s. Its score is one the game reaches,
 /// not a proven best, and the search gives no upper bound.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stopped {
@@ -99,7 +99,9 @@ pub fn exhaustive(
         let last = turn + 1 == turns;
         positions.push(layer.len());
         let searched = AtomicUsize::new(0);
-        let found: Vec<Option<(Vec<Reached>, u64, u64)>> = layer
+        // Each position's end positions, and its counts of plans and refusals.
+        type Found = (Vec<Reached>, u64, u64);
+        let found: Vec<Option<Found>> = layer
             .par_iter()
             .map(|r| {
                 if stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
@@ -133,44 +135,60 @@ pub fn exhaustive(
             .collect();
         let done = found.iter().filter(|f| f.is_some()).count();
         let layer_len = layer.len();
-        let mut index: HashMap<String, usize> = HashMap::new();
-        let mut next: Vec<Reached> = Vec::new();
-        for (reached, n, refused) in found.into_iter().flatten() {
+        for (_, n, refused) in found.iter().flatten() {
             plans += n;
             rejected += refused;
-            for r in reached {
+        }
+        // Stopped when a position of this turn was not searched, or when the time is up before
+        // the next turn (the last turn's answer, when complete, is proven however late).
+        let late = || !last && deadline.is_some_and(|d| Instant::now() >= d);
+        let mut rest = found.into_iter().flatten().flat_map(|(reached, _, _)| reached);
+        let mut next: Vec<Reached> = Vec::new();
+        let mut complete = done == layer_len && !late();
+        if complete {
+            // Positions that differ only in points kept once, with the most points.
+            let mut index: HashMap<String, usize> = HashMap::new();
+            let mut merged = 0usize;
+            for r in rest.by_ref() {
                 let k = if last { String::new() } else { key(&r.game) };
                 keep(&mut index, &mut next, k, points(&r.game), || r);
+                merged += 1;
+                if merged.is_multiple_of(1024) && late() {
+                    complete = false;
+                    break;
+                }
             }
         }
-        if done < layer_len {
-            // Stopped: the best position this turn reached and the best start of the turn, each
-            // carried on to K turns by hold turns; the better line (this turn's on a tie).
-            let held = |r: Option<Reached>| {
-                let r = r?;
-                let (mut at, mut line) = (r.game, r.line);
-                let found = line.len();
-                while line.len() < turns && !at.is_over() {
-                    let Some((actions, after)) = hold_turn(&at) else { break };
-                    line.push(actions);
-                    at = after;
-                }
-                Some((points(&at), line.len() - found, line))
-            };
-            let (reached, start) = (best_of(next), best_of(layer));
-            let best = [held(reached), held(start)].into_iter().flatten().reduce(|a, b| if b.0 > a.0 { b } else { a });
-            let (score, held, line) = best.unwrap_or((points(game), 0, Vec::new()));
-            return SoloPlan {
-                start: points(game),
-                score,
-                turns: line,
-                positions,
-                plans,
-                rejected,
-                stopped: Some(Stopped { turn: turn + 1, searched: done, positions: layer_len, held }),
-            };
+        if complete && !late() {
+            layer = next;
+            continue;
         }
-        layer = next;
+        // Stopped: the best position this turn reached and the best start of the turn, each
+        // carried on to K turns by hold turns; the better line (this turn's on a tie).
+        let best_reached = best_of(next.into_iter().chain(rest));
+        let held = |r: Option<Reached>| {
+            let r = r?;
+            let (mut at, mut line) = (r.game, r.line);
+            let found = line.len();
+            while line.len() < turns && !at.is_over() {
+                let Some((actions, after)) = hold_turn(&at) else { break };
+                line.push(actions);
+                at = after;
+            }
+            Some((points(&at), line.len() - found, line))
+        };
+        let start = best_of(layer);
+        let best = [held(best_reached), held(start)].into_iter().flatten().reduce(|a, b| if b.0 > a.0 { b } else { a });
+        let (score, held, line) = best.unwrap_or((points(game), 0, Vec::new()));
+        return SoloPlan {
+            start: points(game),
+            score,
+            turns: line,
+            positions,
+            plans,
+            rejected,
+            stopped: Some(Stopped { turn: turn + 1, searched: done, positions: layer_len, held }),
+        };
     }
     let (score, turns) = best_of(layer).map_or((points(game), Vec::new()), |r| (points(&r.game), r.line));
     SoloPlan { start: points(game), score, turns, positions, plans, rejected, stopped: None }
@@ -212,7 +230,7 @@ pub fn hold_turn(game: &Game) -> Option<(Vec<Action>, Game)> {
 }
 
 /// The first of the positions with the most points, in the order found.
-fn best_of(reached: Vec<Reached>) -> Option<Reached> {
+fn best_of(reached: impl IntoIterator<Item = Reached>) -> Option<Reached> {
     reached.into_iter().reduce(|a, b| if points(&b.game) > points(&a.game) { b } else { a })
 }
 
