@@ -272,8 +272,8 @@ fn solo(a: SoloArgs) -> anyhow::Result<()> {
     let seconds = started.elapsed().as_secs_f64();
     if found.rejected > 0 {
         anyhow::bail!(
-            "the engine refused {} turn plans of the search: a solver bug, so no score is claimed",
-            found.rejected
+            "the engine refused {} of the search: a solver bug, so no score is claimed",
+            plural(found.rejected, "turn plan")
         );
     }
     let games = replay_solo(&game, &found.turns).map_err(|e| anyhow::anyhow!("the line does not replay: {e}"))?;
@@ -379,8 +379,8 @@ fn replay(a: ReplayArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     say!(
-        "{label}: {} turns, {}",
-        record.turns.len(),
+        "{label}: {}, {}",
+        plural(record.turns.len(), "turn"),
         if game.is_over() { "game over" } else { "game not over (scores as if it ended now)" }
     );
     for (c, s) in colours.iter().zip(&scores) {
@@ -478,9 +478,9 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
             plural(planned.positions as usize, "position")
         ),
         Method::Program => format!(
-            "programs: {}, {} distinct programs, {} solved, the rest cut off by their LP bound; {backend}",
+            "programs: {}, {}, {} solved, the rest cut off by their LP bound; {backend}",
             plural(planned.lays, "lay"),
-            planned.distinct,
+            plural(planned.distinct, "distinct program"),
             planned.programs
         ),
     };
