@@ -393,7 +393,7 @@ const BAD_INPUT: &[Case] = &[
     case(Fixture("malformed.json"), &["check", "{}"], 2, &["malformed.json:3:3:", "expected `,` or `}`"]),
     case(Fixture("malformed.json"), &["route", "{}"], 2, &["malformed.json:3:3:", "expected `,` or `}`"]),
     case(Fixture("unknown-field.json"), &["check", "{}"], 2, &["unknown-field.json:4:", "unknown field `colour`", "turn_order"]),
-    case(Fixture("wrong-type.json"), &["check", "{}"], 2, &["wrong-type.json:4:", "invalid type", "\"first\"", "expected u8"]),
+    case(Fixture("wrong-type.json"), &["check", "{}"], 2, &["wrong-type.json:4:", "invalid type", "\"first\"", "expected a whole number from 0 to 255"]),
     case(Fixture("malformed-content.toml"), &["check", "--content", "{}"], 2, &["malformed-content.toml:3:13:", "string values must be quoted"]),
     case(Fixture("content-unknown-field.toml"), &["route", "--content", "{}"], 2, &["content-unknown-field.toml:4:1:", "unknown field `colour`"]),
     // Position rules: the field, cell, card or player, and the rule.

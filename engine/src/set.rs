@@ -19,6 +19,11 @@ pub struct SetSetup {
     pub note: String,
 }
 
+/// `n` things, in the singular or the plural: "1 rule", "3 rules".
+pub fn count(n: usize, thing: &str) -> String {
+    if n == 1 { format!("1 {thing}") } else { format!("{n} {thing}s") }
+}
+
 /// Why a content file was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ContentError {
@@ -26,7 +31,7 @@ pub enum ContentError {
     #[error(transparent)]
     Syntax(#[from] SyntaxError),
     /// The format, but the rulebook's counts or constraints do not hold.
-    #[error("{file}: the content breaks {} rule(s):\n{}", problems.len(), bullet_list(problems))]
+    #[error("{file}: the content breaks {}:\n{}", count(problems.len(), "rule"), bullet_list(problems))]
     Invalid {
         /// The file's name.
         file: String,

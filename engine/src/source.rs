@@ -72,41 +72,62 @@ pub fn parse_toml<T: serde::de::DeserializeOwned>(file: &str, text: &str) -> Res
         None => Location::file(file),
     };
     let de = toml::Deserializer::parse(text)
-        .map_err(|e| SyntaxError { location: locate(&e), message: plain(e.message().trim()) })?;
+        .map_err(|e| SyntaxError { location: locate(&e), message: plain(e.message().trim(), "a table") })?;
     serde_path_to_error::deserialize::<_, T>(de).map_err(|e| {
         let path = e.path().to_string();
         let error = e.into_inner();
-        let message = plain(error.message().trim());
+        let message = plain(error.message().trim(), "a table");
         let message = if path == "." || path.is_empty() { message } else { format!("field `{path}`: {message}") };
         SyntaxError { location: locate(&error), message }
     })
 }
 
 /// A parser's message in the words of the file, not of the program: "expected struct ShareSetup"
-/// becomes "expected a table", "expected enum Kind" becomes "expected one of the names allowed
-/// here", and the like.
-pub fn plain(message: &str) -> String {
+/// becomes "expected a table" (`record` names what a record is in the format: "a table" in TOML,
+/// "an object" in JSON), "expected u8" becomes "expected a whole number from 0 to 255", "a
+/// sequence" becomes "an array", and an enum's name "one of the names the format lists".
+pub fn plain(message: &str, record: &str) -> String {
+    const NUMBERS: [(&str, &str); 10] = [
+        ("u8", "a whole number from 0 to 255"),
+        ("u16", "a whole number from 0 to 65535"),
+        ("u32", "a whole number from 0 to 4294967295"),
+        ("u64", "a whole number of 0 or more"),
+        ("usize", "a whole number of 0 or more"),
+        ("i8", "a whole number from -128 to 127"),
+        ("i16", "a whole number from -32768 to 32767"),
+        ("i32", "a whole number from -2147483648 to 2147483647"),
+        ("i64", "a whole number"),
+        ("f64", "a number"),
+    ];
+    let message = message.replace("invalid type: sequence", "invalid type: array").replace(
+        "invalid type: map",
+        &format!("invalid type: {}", record.trim_start_matches("a ").trim_start_matches("an ")),
+    );
     let mut out = String::with_capacity(message.len());
-    let mut rest = message;
-    loop {
-        let next = ["tuple struct ", "struct ", "enum "]
-            .iter()
-            .filter_map(|w| rest.find(w).map(|i| (i, *w)))
-            .min_by_key(|&(i, w)| (i, std::cmp::Reverse(w.len())));
-        let Some((i, word)) = next else { break };
-        let after = &rest[i + word.len()..];
-        let name_len = after.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(after.len());
-        out.push_str(&rest[..i]);
-        if name_len > 0 && after.starts_with(char::is_uppercase) {
-            if !out.ends_with("a ") && !out.ends_with("an ") {
-                out.push_str(if word == "enum " { "" } else { "a " });
-            }
-            out.push_str(if word == "enum " { "one of the names allowed here" } else { "table" });
-            rest = &after[name_len..];
+    let mut rest = message.as_str();
+    while let Some(i) = rest.find("expected ") {
+        out.push_str(&rest[..i + "expected ".len()]);
+        rest = &rest[i + "expected ".len()..];
+        let word_end = |s: &str| s.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':')).unwrap_or(s.len());
+        let (replacement, skip) = if let Some(after) =
+            ["struct variant ", "struct ", "internally tagged enum "].iter().find_map(|p| rest.strip_prefix(p))
+        {
+            (record.to_string(), rest.len() - after.len() + word_end(after))
+        } else if let Some(after) = rest.strip_prefix("enum ") {
+            ("one of the names the format lists".to_string(), rest.len() - after.len() + word_end(after))
+        } else if let Some(after) = rest.strip_prefix("a map") {
+            (record.to_string(), rest.len() - after.len())
+        } else if let Some(after) = rest.strip_prefix("a sequence") {
+            ("an array".to_string(), rest.len() - after.len())
         } else {
-            out.push_str(word);
-            rest = after;
-        }
+            let word = &rest[..word_end(rest)];
+            match NUMBERS.iter().find(|(rust, _)| *rust == word) {
+                Some((_, words)) => (words.to_string(), word.len()),
+                None => (String::new(), 0),
+            }
+        };
+        out.push_str(&replacement);
+        rest = &rest[skip..];
     }
     out.push_str(rest);
     out
@@ -132,7 +153,7 @@ fn json_error(file: &str, e: &serde_json::Error, field: Option<String>) -> Synta
     } else {
         Location { file: file.to_string(), line: Some(e.line()), column: Some(e.column().max(1)) }
     };
-    let message = plain(&e.to_string());
+    let message = plain(&e.to_string(), "an object");
     // serde_json appends " at line L column C"; the location already says it.
     let message = match message.rfind(" at line ") {
         Some(i) => message[..i].to_string(),
@@ -185,16 +206,31 @@ mod tests {
     }
 
     #[test]
-    fn messages_speak_of_the_file_not_the_program() {
+    fn rust_type_names_become_the_formats_words() {
         assert_eq!(
-            plain("invalid type: string \"red\", expected struct ShareSetup"),
-            "invalid type: string \"red\", expected a table"
+            plain("invalid type: integer `5`, expected struct SetSetup", "a table"),
+            "invalid type: integer `5`, expected a table"
         );
         assert_eq!(
-            plain("expected enum Colour or a tuple struct Pair"),
-            "expected one of the names allowed here or a table"
+            plain("invalid value: integer `800`, expected u8", "a table"),
+            "invalid value: integer `800`, expected a whole number from 0 to 255"
         );
-        assert_eq!(plain("a struct field, an enum value"), "a struct field, an enum value");
+        assert_eq!(
+            plain("invalid type: string \"x\", expected a sequence", "an object"),
+            "invalid type: string \"x\", expected an array"
+        );
+        assert_eq!(
+            plain("invalid type: map, expected u16 or so", "an object"),
+            "invalid type: object, expected a whole number from 0 to 65535 or so"
+        );
+        assert_eq!(
+            plain("unknown field `x`, expected `a` or `b`", "a table"),
+            "unknown field `x`, expected `a` or `b`"
+        );
+        assert_eq!(
+            plain("invalid length 1, expected an array of length 2", "a table"),
+            "invalid length 1, expected an array of length 2"
+        );
     }
 
     #[test]

@@ -97,6 +97,30 @@ fn bad_content_is_refused_with_every_problem() {
     assert!(e.starts_with("bad.toml:2:"), "{e}");
 }
 
+/// A value of the wrong shape is named by its field path, in the format's words, never by the
+/// name of a Rust type.
+#[test]
+fn content_errors_name_the_field_path_in_the_formats_words() {
+    for (from, to, path, expected) in [
+        ("house_set = true", "house_set = \"yes\"", "set.house_set", "expected a boolean"),
+        ("levels = [3, 4, 5, 6, 7, 8]", "levels = [3, 4, 5, 6, 7, 800]", "technology.levels[5]", "from 0 to 255"),
+        ("city = { houses = 1, sides = \"W\" }", "city = \"W\"", "start.tile[0].city", "expected a table"),
+        (
+            "condition = { kind = \"stations\", at_least = 3 }",
+            "condition = 3",
+            "objective[0].condition",
+            "expected a table",
+        ),
+        ("needs = [\"coal\", \"coal\"]", "needs = \"coal\"", "tile[1].factory.needs", "expected an array"),
+    ] {
+        assert!(HOUSE_SET_TOML.contains(from), "{from}");
+        let broken = HOUSE_SET_TOML.replacen(from, to, 1);
+        let e = Content::from_toml("bad.toml", &broken).expect_err("refused").to_string();
+        assert!(e.contains(&format!("field `{path}`")) && e.contains(expected), "{to}: {e}");
+        assert!(!e.contains("struct") && !e.contains("Setup") && !e.contains("u8"), "{to}: {e}");
+    }
+}
+
 #[test]
 fn setups_follow_the_seed_and_the_player_count() {
     let a = Game::new(content(), 2, 1, Options::default()).expect("setup");
@@ -143,7 +167,9 @@ fn a_tile_must_match_every_neighbour_and_join_the_network() {
 #[test]
 fn a_tile_never_joins_two_cities_with_stations() {
     let game = position(|s| {
-        // Blue's station in a city touching the south side of [-1, -2].
+        // Blue's station in a city touching the south side of [-1, -2], joined to the network
+        // through tile 19 (tracks S and W) north of red's start.
+        lay_on_board(s, 19, [0, -2], 3);
         let i = lay_on_board(s, 42, [-1, -2], 1);
         s.board[i].station = Some(1);
         s.players[1].built = 1;
@@ -215,6 +241,44 @@ fn locomotives_move_forward_within_their_movement_points() {
     g.apply(&mv(0, [0, -5])).expect("one more tile");
     assert_eq!(g.players()[0].store, Resources { coal: 0, wood: 1, iron: 0 });
     assert_running_scores(&g);
+}
+
+/// An action in words says what it takes and gives and where, with pieces numbered from 0 as in
+/// the files.
+#[test]
+fn actions_in_words_say_what_and_where_numbered_from_zero() {
+    let mut g = position(|s| {
+        lay_on_board(s, 27, [0, -2], 0);
+        lay_on_board(s, 11, [0, -3], 0);
+        store(s, 0, Resources { coal: 2, wood: 2, iron: 1 });
+        give(s, 0, 28);
+    });
+    let say = |g: &mut Game, a: Action, expected: &str| {
+        let words = g.describe(&a);
+        assert!(words.contains(expected), "{a:?}: {words:?} lacks {expected:?}");
+        g.apply(&a).expect("legal");
+    };
+    say(
+        &mut g,
+        Action::Lay(lay(28, [0, -4], 1)),
+        "lay tile 28 (production centre, tracks EW as printed) front up on [0, -4], turned 1 quarter turn clockwise, without its centre action",
+    );
+    say(&mut g, mv(0, [0, -2]), "locomotive 0 moves from [0, -1] to [0, -2] (2 movement points left)");
+    say(&mut g, Action::Pickup, "pick up 1 wood from the production facility on [0, -2] (nobody owns it)");
+    say(&mut g, mv(0, [0, -3]), "locomotive 0 moves from [0, -2] to [0, -3] (1 movement point left)");
+    say(
+        &mut g,
+        Action::Deliver { objective: Some(2) },
+        "deliver 1 coal, 1 wood and 1 iron to the factory on [0, -3]: a cube on its space A (8 points, stock +2), a \
+         dividend, and a cube on the objective card in column 2",
+    );
+    let tile = g.display()[3].expect("a display tile");
+    say(
+        &mut g,
+        Action::Market { slot: 3, cube: true },
+        &format!("take tile {tile} from display column 3 and place a dividend"),
+    );
+    say(&mut g, Action::Sell { spaces: 1 }, "sell 1 space of stock (disc from space 3 to 2) for 1 dividend");
 }
 
 #[test]
@@ -314,8 +378,10 @@ fn reaching_the_stock_maximum_gives_a_token_and_ends_the_game_after_the_round() 
 fn the_last_station_gives_a_token() {
     let game = position(|s| {
         s.players[0].built = 4;
-        for (i, id) in [31u8, 33, 34, 38].into_iter().enumerate() {
-            let b = lay_on_board(s, id, [-10 - 3 * i as i32, 10], 0);
+        // Four station tiles, each in a city of its own, south of yellow's start, east of
+        // blue's, west of green's and east of red's.
+        for (id, cell, rotation) in [(31u8, [0, 2], 0), (33, [2, 0], 0), (34, [-2, 0], 0), (38, [1, -1], 2)] {
+            let b = lay_on_board(s, id, cell, rotation);
             s.board[b].station = Some(0);
         }
         give(s, 0, 42);
@@ -333,9 +399,12 @@ fn the_last_station_gives_a_token() {
 #[test]
 fn an_empty_stack_starts_a_final_round_without_market() {
     let mut g = position(|s| {
+        // Every tile of the stack but one, back up, in a straight line south of yellow's start.
+        let mut y = 2;
         while s.stack.len() > 1 {
             let id = s.stack.remove(0);
-            let cell = [20 + 2 * s.board.len() as i32, 20];
+            let cell = [0, y];
+            y += 1;
             s.board.push(Placed::new(Cell::from(cell), Piece::Back { tile: id, rotation: 0 }, Face::default(), None));
         }
     });
@@ -415,6 +484,66 @@ fn positions_round_trip_and_bad_ones_list_their_problems() {
     assert!(problems.iter().any(|p| p.contains("more than one place")), "{problems:?}");
     let e = read_position(content(), "p.json", "{\"players\": 3}").expect_err("refused").to_string();
     assert!(e.starts_with("p.json:1:"), "{e}");
+}
+
+/// Every tile is joined to the start crossing by track (rulebook, step I.1): a tile moved away
+/// from the network, or left beside it with no track joining it, is refused by its field path.
+#[test]
+fn a_tile_not_joined_to_the_network_is_refused() {
+    let g = line();
+    let last = g.board().tiles().len() - 1;
+    for cell in [Cell::new(1_000_000, 1), Cell::new(i32::MAX, i32::MIN), Cell::new(1, -4)] {
+        let mut s = g.state();
+        s.board[last].cell = cell;
+        let problems = from_state(content(), &s).expect_err("refused");
+        assert!(
+            problems.iter().any(|p| p.starts_with(&format!("board[{last}].cell: tile 28 at {cell} is not joined"))),
+            "{cell}: {problems:?}"
+        );
+    }
+    // Tile 28 (coal facility) at the end of the line turned to tracks E and W: the line's track
+    // from the south ends at a side without track, so nothing joins it.
+    let mut s = g.state();
+    s.board[last].piece = Piece::Front { tile: 28, rotation: 0 };
+    let problems = from_state(content(), &s).expect_err("refused");
+    assert!(problems.iter().any(|p| p.contains("not joined")), "{problems:?}");
+}
+
+/// Unknown fields are refused by their JSON path inside actions, board pieces and the ending, as
+/// they are at the top level.
+#[test]
+fn unknown_fields_are_refused_inside_actions_pieces_and_the_ending() {
+    use signalbox_engine::cube_express::position::read_record;
+    for (action, expected) in [
+        (r#"{"do": "no-lay", "tile": 3}"#, "unknown field `tile` in an action (`do`: `no-lay`)"),
+        (r#"{"do": "pickup", "from": [0, 0]}"#, "unknown field `from` in an action (`do`: `pickup`)"),
+        (r#"{"do": "market", "slot": 0, "cubes": true}"#, "unknown field `cubes`"),
+        (r#"{"do": "end", "discard": {"coal": 1, "stone": 1}}"#, "field `turns[0][0].discard.stone`"),
+        (r#"{"do": "move", "locomotive": 0}"#, "missing field `to`"),
+        (r#"{"do": "jump"}"#, "unknown `do` value `jump`"),
+    ] {
+        let text = format!(r#"{{"players": 2, "seed": 1, "turns": [[{action}]]}}"#);
+        let e = read_record("r.json", &text).expect_err("refused").to_string();
+        assert!(e.contains("turns[0][0]") && e.contains(expected), "{action}: {e}");
+    }
+    let state = serde_json::to_value(line().state()).expect("JSON");
+    let mut v = state.clone();
+    v["ending"] = serde_json::json!({"state": "playing", "left": 2});
+    let e = read_position(content(), "p.json", &v.to_string()).expect_err("refused").to_string();
+    assert!(e.contains("field `ending`: unknown field `left`"), "{e}");
+    let mut v = state.clone();
+    v["board"][0]["piece"] = serde_json::json!({"kind": "crossing", "seat": 0});
+    let e = read_position(content(), "p.json", &v.to_string()).expect_err("refused").to_string();
+    assert!(e.contains("field `board[0].piece`: unknown field `seat`"), "{e}");
+    // What was written reads back.
+    let actions = vec![
+        Action::NoLay,
+        Action::Pickup,
+        Action::Deliver { objective: None },
+        Action::Deliver { objective: Some(2) },
+    ];
+    let text = serde_json::to_string(&actions).expect("JSON");
+    assert_eq!(serde_json::from_str::<Vec<Action>>(&text).expect("reads back"), actions);
 }
 
 #[test]

@@ -7,17 +7,20 @@ use std::time::{Duration, Instant};
 use clap::Subcommand;
 use serde_json::json;
 use signalbox_engine::cube_express::action::Action;
-use signalbox_engine::cube_express::catalogue::{Content, HOUSE_SET_LABEL, HOUSE_SET_TOML};
+use signalbox_engine::cube_express::catalogue::{Content, ContentError, HOUSE_SET_LABEL, HOUSE_SET_TOML};
+use signalbox_engine::cube_express::describe::plural;
 use signalbox_engine::cube_express::game::Game;
 use signalbox_engine::cube_express::options::Options;
-use signalbox_engine::cube_express::position::{SAMPLE_POSITION_JSON, read_position, read_record};
+use signalbox_engine::cube_express::position::{
+    Checked, FileKind, SAMPLE_POSITION_JSON, check_file, read_position, read_record,
+};
 use signalbox_engine::cube_express::score::{final_scores, winners};
 use signalbox_solver::cube_express::lp::Backend;
 use signalbox_solver::cube_express::plan::{Method, PlanOptions, plan_turn};
 use signalbox_solver::cube_express::solo::{exhaustive, points, replay as replay_solo};
 use signalbox_solver::cube_express::value::parts;
 
-use crate::input::{bad, text_or_embedded, write_new};
+use crate::input::{bad, check_new, text_or_embedded, write_new};
 
 mod picture;
 
@@ -64,19 +67,49 @@ enum Command {
     /// every end position, ruling S3; positions that differ only in points kept once), so the
     /// score is proven: the upper bound equals it. The line is replayed and re-scored by the
     /// rules engine. The search grows about a hundredfold with each turn: K = 2 takes under a
-    /// second, K = 3 about a minute and a half.
+    /// second, K = 3 about a minute and a half. With --time-limit S it stops after S seconds and
+    /// prints the best line found so far, labelled not proven: a stopped search has no upper
+    /// bound.
     ///
     /// Examples:
     ///   signalbox cube-express solo --seed 1 --turns 2
     ///   signalbox cube-express solo --seed 7 --turns 1 --json
     ///   signalbox cube-express solo --seed 1 --turns 2 --svg line.svg
+    ///   signalbox cube-express solo --seed 1 --turns 3 --time-limit 10 --threads 2
     #[command(verbatim_doc_comment)]
     Solo(SoloArgs),
+    /// Checks a position or a game record (and the content) and lists every problem found, or
+    /// says it is legal. Exit code 0: legal; 2: problems (or an unreadable file).
+    ///
+    /// The file's fields tell what it is (docs/formats/cube-express-position.md): a position (an
+    /// object with `board`) is checked against every rule, each problem named by its field (such
+    /// as `board[3].cell`); a game record (`players` as a number, `seed`, `turns`) is replayed
+    /// with every action checked, and its first illegal action is named as `turns[t][a]` (the
+    /// replay cannot go past it). A bad --content file is listed as the problem.
+    ///
+    /// Examples:
+    ///   signalbox cube-express check position.json
+    ///   signalbox cube-express check game.json --json
+    ///   signalbox cube-express check position.json --content my-set.toml
+    #[command(verbatim_doc_comment)]
+    Check(CheckArgs),
     /// Replays a game record and prints each player's score, recomputed by the rules engine.
     ///
     /// A record is JSON: `players`, `seed`, `options` and `turns`, each turn a list of actions
     /// (docs/formats/cube-express-position.md). An illegal action is named as `turns[t][a]`.
     Replay(ReplayArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct CheckArgs {
+    /// The position or game record (JSON).
+    file: PathBuf,
+    /// Print JSON: `file`, `kind` (`position`, `record` or null), `legal`, `problems`.
+    #[arg(long)]
+    json: bool,
+    /// Content file (TOML, docs/formats/cube-express-content.md); default: the embedded house set.
+    #[arg(long, value_name = "FILE")]
+    content: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -109,6 +142,13 @@ struct SoloArgs {
     /// Replace an existing --svg file.
     #[arg(long)]
     force: bool,
+    /// Stop after S seconds and print the best line found so far, labelled not proven (a stopped
+    /// search gives no upper bound).
+    #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = crate::flags::seconds)]
+    time_limit: Option<Duration>,
+    /// Threads (default: one per core). The answer does not depend on it.
+    #[arg(long, value_name = "T", allow_negative_numbers = true, value_parser = crate::flags::threads)]
+    threads: Option<usize>,
     /// Content file (TOML, docs/formats/cube-express-content.md); default: the embedded house set.
     #[arg(long, value_name = "FILE")]
     content: Option<PathBuf>,
@@ -153,29 +193,87 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     match args.command {
         Command::Plan(a) => plan(a),
         Command::Solo(a) => solo(a),
+        Command::Check(a) => check(a),
         Command::Replay(a) => replay(a),
     }
+}
+
+fn check(a: CheckArgs) -> anyhow::Result<()> {
+    let label = a.file.display().to_string();
+    let text = crate::input::read_text(&a.file)?;
+    let (content_label, content_text) = text_or_embedded(a.content.as_deref(), HOUSE_SET_LABEL, HOUSE_SET_TOML)?;
+    let checked = match Content::from_toml(&content_label, &content_text) {
+        Ok(content) => check_file(Arc::new(content), &label, &text),
+        Err(ContentError::Syntax(e)) => Checked { kind: None, problems: vec![e.to_string()], game: None },
+        Err(ContentError::Invalid { file, problems }) => {
+            Checked { kind: None, problems: problems.iter().map(|p| format!("{file}: {p}")).collect(), game: None }
+        }
+    };
+    let kind = checked.kind.map_or("Cube Express file", FileKind::name);
+    if a.json {
+        let out = json!({
+            "file": label,
+            "kind": checked.kind,
+            "legal": checked.problems.is_empty(),
+            "problems": checked.problems,
+        });
+        say!("{}", serde_json::to_string_pretty(&out)?);
+        if !checked.problems.is_empty() {
+            return Err(bad(format!("{label}: not a legal {kind} ({})", plural(checked.problems.len(), "problem"))));
+        }
+        return Ok(());
+    }
+    let Some(game) = checked.game.filter(|_| checked.problems.is_empty()) else {
+        let list: Vec<String> = checked.problems.iter().map(|p| format!("  - {p}")).collect();
+        return Err(bad(format!(
+            "{label}: not a legal {kind} ({}):\n{}",
+            plural(checked.problems.len(), "problem"),
+            list.join("\n")
+        )));
+    };
+    let players = game.players();
+    let n = if game.is_solo() { "1 player, solitaire".to_string() } else { plural(players.len(), "player") };
+    let colour = players[usize::from(game.active())].colour;
+    let content = if content_label == HOUSE_SET_LABEL { "the house set".to_string() } else { content_label };
+    match checked.kind {
+        Some(FileKind::Record) => say!(
+            "{label}: a legal Cube Express game record: {n}, {} replayed, {} (content: {content})",
+            plural(game.turns_played(), "turn"),
+            if game.is_over() { "game over".to_string() } else { format!("{colour} to play next") }
+        ),
+        _ => say!(
+            "{label}: a legal Cube Express position: {n}, turn {}, {colour} to play (content: {content})",
+            game.turns_played() + 1
+        ),
+    }
+    Ok(())
 }
 
 fn solo(a: SoloArgs) -> anyhow::Result<()> {
     if a.turns == 0 {
         return Err(bad("--turns 0: expected at least one turn"));
     }
+    if let Some(path) = &a.svg {
+        check_new(path, a.force)?;
+    }
     let content = load_content(a.content.as_deref())?;
     let game = Game::solo(content.clone(), a.seed, Options::default()).map_err(|e| bad(e.to_string()))?;
     let bar = crate::flags::progress(1, "positions", a.json);
     let started = Instant::now();
-    let found = exhaustive(&game, a.turns, &|turn, searched, positions| {
-        bar.set_message(format!("· turn {turn}"));
-        bar.set_length(positions as u64);
-        bar.set_position(searched as u64);
+    let deadline = a.time_limit.map(|t| started + t);
+    let found = signalbox_solver::threads::install(a.threads, || {
+        exhaustive(&game, a.turns, deadline, &|turn, searched, positions| {
+            bar.set_message(format!("· turn {turn}"));
+            bar.set_length(positions as u64);
+            bar.set_position(searched as u64);
+        })
     });
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
     if found.rejected > 0 {
         anyhow::bail!(
-            "the engine refused {} turn plans of the search: a solver bug, so no score is claimed",
-            found.rejected
+            "the engine refused {} of the search: a solver bug, so no score is claimed",
+            plural(found.rejected, "turn plan")
         );
     }
     let games = replay_solo(&game, &found.turns).map_err(|e| anyhow::anyhow!("the line does not replay: {e}"))?;
@@ -183,9 +281,14 @@ fn solo(a: SoloArgs) -> anyhow::Result<()> {
     if checked != found.score {
         anyhow::bail!("the engine scores the line {checked}, the search {}", found.score);
     }
+    let proven = found.stopped.is_none();
     if let Some(path) = &a.svg {
-        let title =
-            format!("Cube Express solitaire · seed {} · {} · score {}", a.seed, plural(a.turns, "turn"), found.score);
+        let claim = if proven {
+            format!("best score {}", found.score)
+        } else {
+            format!("score {} (found, not proven)", found.score)
+        };
+        let title = format!("Cube Express solitaire · seed {} · {} · {claim}", a.seed, plural(a.turns, "turn"));
         write_new(path, &picture::line_svg(&game, &found.turns, &title), a.force)?;
     }
     if a.json {
@@ -195,10 +298,16 @@ fn solo(a: SoloArgs) -> anyhow::Result<()> {
             "turns_played": found.turns.len(),
             "start": found.start,
             "score": found.score,
-            "bound": found.score,
-            "gap": 0,
-            "proven": true,
+            "bound": proven.then_some(found.score),
+            "gap": proven.then_some(0),
+            "proven": proven,
             "method": "exhaustive",
+            "stopped": found.stopped.map(|s| json!({
+                "turn": s.turn,
+                "searched": s.searched,
+                "positions": s.positions,
+                "held_turns": s.held,
+            })),
             "line": found.turns,
             "positions": found.positions,
             "plans": found.plans,
@@ -210,18 +319,37 @@ fn solo(a: SoloArgs) -> anyhow::Result<()> {
     say!("Cube Express solitaire · seed {} · {}", a.seed, plural(a.turns, "turn"));
     say!("Content: {}", content_label(&content));
     let searched: Vec<String> = found.positions.iter().map(usize::to_string).collect();
-    say!(
-        "Best score: {} (from {}), proven by exhaustive search: bound {}, gap 0 (positions searched per turn: {}; {}; {seconds:.2} s)",
-        found.score,
-        found.start,
-        found.score,
-        searched.join(", "),
-        plural(found.plans as usize, "turn end")
-    );
+    match found.stopped {
+        None => say!(
+            "Best score: {} (from {}), proven by exhaustive search: bound {}, gap 0 (positions searched per turn: {}; {}; {seconds:.2} s)",
+            found.score,
+            found.start,
+            found.score,
+            searched.join(", "),
+            plural(found.plans, "turn end")
+        ),
+        Some(s) => {
+            say!(
+                "Score found: {} (from {}), not proven: the time limit stopped the exhaustive search during turn {} ({} of {} searched; {seconds:.2} s). A stopped search gives no upper bound.",
+                found.score,
+                found.start,
+                s.turn,
+                s.searched,
+                plural(s.positions, "position")
+            );
+            if s.held > 0 {
+                say!(
+                    "The line is the best position reached, carried on by {} that lay the tile banking the most at once and move nothing.",
+                    plural(s.held, "turn")
+                );
+            }
+        }
+    }
     for (t, (actions, g)) in found.turns.iter().zip(&games).enumerate() {
-        say!("Turn {} (banked {}):", t + 1, points(g));
-        for (i, action) in actions.iter().enumerate() {
-            say!("  {:>2}. {}", i + 1, describe(g, action));
+        let after = games.get(t + 1).map_or(points(g), points);
+        say!("Turn {} (points banked: {} before the turn, {after} after):", t + 1, points(g));
+        for (i, words) in describe_turn(g, actions).iter().enumerate() {
+            say!("  {:>2}. {words}", i + 1);
         }
     }
     if found.turns.len() < a.turns {
@@ -251,8 +379,8 @@ fn replay(a: ReplayArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     say!(
-        "{label}: {} turns, {}",
-        record.turns.len(),
+        "{label}: {}, {}",
+        plural(record.turns.len(), "turn"),
         if game.is_over() { "game over" } else { "game not over (scores as if it ended now)" }
     );
     for (c, s) in colours.iter().zip(&scores) {
@@ -290,6 +418,9 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
         return Err(bad(format!(
             "--lp-backend {backend}: this build has no {backend} backend (build with --features {backend})"
         )));
+    }
+    if let Some(path) = &a.svg {
+        check_new(path, a.force)?;
     }
     let content = load_content(a.content.as_deref())?;
     let (label, game) = load_position(content.clone(), a.position.as_deref())?;
@@ -347,9 +478,9 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
             plural(planned.positions as usize, "position")
         ),
         Method::Program => format!(
-            "programs: {}, {} distinct programs, {} solved, the rest cut off by their LP bound; {backend}",
+            "programs: {}, {}, {} solved, the rest cut off by their LP bound; {backend}",
             plural(planned.lays, "lay"),
-            planned.distinct,
+            plural(planned.distinct, "distinct program"),
             planned.programs
         ),
     };
@@ -357,8 +488,8 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
     if let Some(why) = &planned.fallback {
         say!("Note: the programs failed ({why}).");
     }
-    for (i, action) in planned.actions.iter().enumerate() {
-        say!("  {:>2}. {}", i + 1, describe(&game, action));
+    for (i, words) in describe_turn(&game, &planned.actions).iter().enumerate() {
+        say!("  {:>2}. {words}", i + 1);
     }
     say!(
         "Value {}: banked {:+} (dividends, factories, passengers, stations, stock, tokens), objective cubes {:+}, resources {:+}, facilities {:+}, locomotive {:+}, technology {:+}",
@@ -380,19 +511,18 @@ fn content_label(content: &Content) -> String {
     format!("{}{mark}", content.name)
 }
 
-/// `n` and `noun`, plural unless `n` is 1.
-fn plural(n: usize, noun: &str) -> String {
-    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
-}
-
-/// An action in words, naming tiles by what they hold.
-fn describe(game: &Game, action: &Action) -> String {
-    match action {
-        Action::Lay(l) => {
-            let tile = game.content().tile(l.tile);
-            let what = tile.map_or(String::new(), |t| format!(" ({}, tracks {})", t.centre.name(), t.tracks));
-            format!("{action}{what}")
-        }
-        _ => action.to_string(),
-    }
+/// A turn's actions in words, each as taken in the game at that point (the engine's
+/// [`Game::describe`]), from `game` at the start of the turn.
+fn describe_turn(game: &Game, actions: &[Action]) -> Vec<String> {
+    let mut g = game.clone();
+    actions
+        .iter()
+        .map(|a| {
+            let words = g.describe(a);
+            // The plan has been replayed by the engine; an action that does not apply is
+            // described as it stands.
+            let _ = g.apply(a);
+            words
+        })
+        .collect()
 }

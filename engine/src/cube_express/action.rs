@@ -5,9 +5,11 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
+use serde::de::{MapAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
 
 use super::resource::{Conversion, Resources};
+use super::tagged;
 use crate::grid::square::Cell;
 
 /// How a station is paid (rulebook, step I.2, "Train Station"): cubes from the dividend area and
@@ -67,9 +69,10 @@ fn is_zero(p: &Payment) -> bool {
     p.total() == 0
 }
 
-/// One action of a turn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "do", rename_all = "kebab-case", deny_unknown_fields)]
+/// One action of a turn. As JSON, an object with `do` (the kind) and exactly that kind's fields
+/// (`docs/formats/cube-express-position.md`); any other field is refused by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(tag = "do", rename_all = "kebab-case")]
 pub enum Action {
     /// A conversion on the player board (any time during the turn).
     Convert {
@@ -130,11 +133,172 @@ pub enum Action {
     },
 }
 
+/// Every action kind, as `do` names it.
+const KINDS: &[&str] = &[
+    "convert",
+    "sell",
+    "lay",
+    "no-lay",
+    "build-locomotive",
+    "coal",
+    "move",
+    "pickup",
+    "deliver",
+    "passenger",
+    "market",
+    "no-market",
+    "end",
+];
+
+/// Every field any action takes.
+const FIELDS: &[&str] = &[
+    "conversion",
+    "spaces",
+    "tile",
+    "back",
+    "cell",
+    "rotation",
+    "act",
+    "pay",
+    "at",
+    "locomotive",
+    "to",
+    "objective",
+    "slot",
+    "cube",
+    "discard",
+];
+
+impl<'de> Deserialize<'de> for Action {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Action, D::Error> {
+        d.deserialize_map(ActionVisitor)
+    }
+}
+
+struct ActionVisitor;
+
+/// The fields of an action as read, each `None` until it is.
+#[derive(Default)]
+struct Slots {
+    conversion: Option<Conversion>,
+    spaces: Option<u8>,
+    tile: Option<u8>,
+    back: Option<bool>,
+    cell: Option<Cell>,
+    rotation: Option<u8>,
+    act: Option<bool>,
+    pay: Option<Payment>,
+    at: Option<Cell>,
+    locomotive: Option<u8>,
+    to: Option<Cell>,
+    objective: Option<Option<u8>>,
+    slot: Option<u8>,
+    cube: Option<bool>,
+    discard: Option<Resources>,
+}
+
+impl<'de> Visitor<'de> for ActionVisitor {
+    type Value = Action;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an action: an object with `do` and that action's fields")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Action, A::Error> {
+        let mut s = Slots::default();
+        let t = tagged::read(map, "an action", "do", FIELDS, |name, map| {
+            match name {
+                "conversion" => s.conversion = Some(map.next_value()?),
+                "spaces" => s.spaces = Some(map.next_value()?),
+                "tile" => s.tile = Some(map.next_value()?),
+                "back" => s.back = Some(map.next_value()?),
+                "cell" => s.cell = Some(map.next_value()?),
+                "rotation" => s.rotation = Some(map.next_value()?),
+                "act" => s.act = Some(map.next_value()?),
+                "pay" => s.pay = Some(map.next_value()?),
+                "at" => s.at = Some(map.next_value()?),
+                "locomotive" => s.locomotive = Some(map.next_value()?),
+                "to" => s.to = Some(map.next_value()?),
+                "objective" => s.objective = Some(map.next_value()?),
+                "slot" => s.slot = Some(map.next_value()?),
+                "cube" => s.cube = Some(map.next_value()?),
+                _ => s.discard = Some(map.next_value()?),
+            }
+            Ok(())
+        })?;
+        let action = match t.kind.as_str() {
+            "convert" => {
+                t.allow(&["conversion"])?;
+                Action::Convert { conversion: t.need(s.conversion, "conversion")? }
+            }
+            "sell" => {
+                t.allow(&["spaces"])?;
+                Action::Sell { spaces: t.need(s.spaces, "spaces")? }
+            }
+            "lay" => {
+                t.allow(&["tile", "back", "cell", "rotation", "act", "pay"])?;
+                Action::Lay(Lay {
+                    tile: t.need(s.tile, "tile")?,
+                    back: s.back.unwrap_or(false),
+                    cell: t.need(s.cell, "cell")?,
+                    rotation: s.rotation.unwrap_or(0),
+                    act: s.act.unwrap_or(false),
+                    pay: s.pay.unwrap_or_default(),
+                })
+            }
+            "no-lay" => {
+                t.allow(&[])?;
+                Action::NoLay
+            }
+            "build-locomotive" => {
+                t.allow(&["at"])?;
+                Action::BuildLocomotive { at: t.need(s.at, "at")? }
+            }
+            "coal" => {
+                t.allow(&[])?;
+                Action::Coal
+            }
+            "move" => {
+                t.allow(&["locomotive", "to"])?;
+                Action::Move { locomotive: t.need(s.locomotive, "locomotive")?, to: t.need(s.to, "to")? }
+            }
+            "pickup" => {
+                t.allow(&[])?;
+                Action::Pickup
+            }
+            "deliver" => {
+                t.allow(&["objective"])?;
+                Action::Deliver { objective: s.objective.flatten() }
+            }
+            "passenger" => {
+                t.allow(&[])?;
+                Action::Passenger
+            }
+            "market" => {
+                t.allow(&["slot", "cube"])?;
+                Action::Market { slot: t.need(s.slot, "slot")?, cube: s.cube.unwrap_or(false) }
+            }
+            "no-market" => {
+                t.allow(&[])?;
+                Action::NoMarket
+            }
+            "end" => {
+                t.allow(&["discard"])?;
+                Action::End { discard: s.discard.unwrap_or_default() }
+            }
+            _ => return Err(t.unknown(KINDS)),
+        };
+        Ok(action)
+    }
+}
+
 impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Action::Convert { conversion } => write!(f, "convert {conversion}"),
-            Action::Sell { spaces } => write!(f, "sell {spaces} stock space(s) for dividends"),
+            Action::Sell { spaces } => {
+                write!(f, "sell {} of stock for dividends", super::describe::plural(spaces, "space"))
+            }
             Action::Lay(l) => {
                 write!(
                     f,
@@ -156,17 +320,16 @@ impl fmt::Display for Action {
             Action::NoLay => write!(f, "no tile fits: lay nothing"),
             Action::BuildLocomotive { at } => write!(f, "build the second locomotive at the station on {at}"),
             Action::Coal => write!(f, "spend 1 coal for 1 movement point"),
-            Action::Move { locomotive, to } => write!(f, "locomotive {} moves to {to}", locomotive + 1),
+            Action::Move { locomotive, to } => write!(f, "locomotive {locomotive} moves to {to}"),
             Action::Pickup => write!(f, "pick up"),
-            Action::Deliver { objective: Some(c) } => write!(f, "deliver (objective cube to column {})", c + 1),
+            Action::Deliver { objective: Some(c) } => write!(f, "deliver (objective cube to column {c})"),
             Action::Deliver { objective: None } => write!(f, "deliver"),
             Action::Passenger => write!(f, "place a passenger"),
             Action::Market { slot, cube } => {
                 write!(
                     f,
-                    "take display tile {}{}",
-                    slot + 1,
-                    if cube { " and place a dividend on its objective" } else { "" }
+                    "take the tile in display column {slot}{}",
+                    if cube { " and place a dividend on the objective card above it" } else { "" }
                 )
             }
             Action::NoMarket => write!(f, "no market"),

@@ -9,9 +9,10 @@ use super::catalogue::Content;
 use super::tile::Face;
 use crate::grid::square::Cell;
 
-/// What lies on a cell.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+/// What lies on a cell. As JSON, `{"kind": ...}` with that kind's fields; any other field is
+/// refused by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Piece {
     /// The start crossing: coal for every locomotive moving onto or over it.
     Crossing,
@@ -34,6 +35,44 @@ pub enum Piece {
         /// Quarter turns clockwise, 0 to 3.
         rotation: u8,
     },
+}
+
+impl<'de> Deserialize<'de> for Piece {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Piece, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Piece;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a piece: an object with `kind` and its fields")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Piece, A::Error> {
+                let (mut seat, mut tile, mut rotation) = (None, None, None);
+                let t = super::tagged::read(map, "a piece", "kind", &["seat", "tile", "rotation"], |name, map| {
+                    match name {
+                        "seat" => seat = Some(map.next_value()?),
+                        "tile" => tile = Some(map.next_value()?),
+                        _ => rotation = Some(map.next_value()?),
+                    }
+                    Ok(())
+                })?;
+                match t.kind.as_str() {
+                    "crossing" => t.allow(&[]).map(|()| Piece::Crossing),
+                    "start" => t.allow(&["seat"]).and_then(|()| Ok(Piece::Start { seat: t.need(seat, "seat")? })),
+                    "front" | "back" => {
+                        t.allow(&["tile", "rotation"])?;
+                        let (tile, rotation) = (t.need(tile, "tile")?, t.need(rotation, "rotation")?);
+                        Ok(if t.kind == "front" {
+                            Piece::Front { tile, rotation }
+                        } else {
+                            Piece::Back { tile, rotation }
+                        })
+                    }
+                    _ => Err(t.unknown(&["crossing", "start", "front", "back"])),
+                }
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 
 impl Piece {

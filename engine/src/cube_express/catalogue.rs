@@ -10,7 +10,6 @@ use super::resource::{Resource, Resources};
 use super::tile::{Centre, City, Factory, Players, Tile};
 use crate::grid::square::{Cell, Sides};
 pub use crate::set::{ContentError, SetSetup};
-use crate::source::parse_toml;
 
 /// The embedded house set: our own components, not the publisher's (see the file's header).
 pub const HOUSE_SET_TOML: &str = include_str!("../../data/cube_express/house.toml");
@@ -29,6 +28,10 @@ pub const COLUMNS: usize = 4;
 pub const COLOURS: usize = 4;
 /// Spaces of the technology track.
 pub const TECH_SPACES: usize = 6;
+/// The largest coordinate of the start crossing and the starting tiles in a content file (the
+/// rulebook sets no bound; this one keeps every cell a network can reach far from the limits of
+/// the numbers).
+pub const MAX_COORDINATE: i32 = 1_000_000;
 
 /// A content file as written.
 #[derive(Clone, Debug, Deserialize)]
@@ -256,7 +259,7 @@ impl Content {
 
     /// Reads and checks a content file.
     pub fn from_toml(file: &str, text: &str) -> Result<Content, ContentError> {
-        let setup: ContentSetup = parse_toml(file, text)?;
+        let setup: ContentSetup = crate::source::parse_toml(file, text)?;
         setup.check().map_err(|problems| ContentError::Invalid { file: file.to_string(), problems })
     }
 
@@ -358,6 +361,12 @@ impl ContentSetup {
         let back = sides("back.tracks", &self.back.tracks, 2, p);
 
         let crossing = self.start.crossing;
+        let far = |c: Cell| c.x.abs() > MAX_COORDINATE || c.y.abs() > MAX_COORDINATE;
+        if far(crossing) {
+            p.push(format!(
+                "start.crossing: expected coordinates from -{MAX_COORDINATE} to {MAX_COORDINATE}, found {crossing}"
+            ));
+        }
         let mut starts = Vec::new();
         if self.start.tile.len() != COLOURS {
             p.push(format!("start.tile: expected {COLOURS} starting tiles, found {}", self.start.tile.len()));
@@ -367,6 +376,11 @@ impl ContentSetup {
             let tracks = sides(&format!("{field}.tracks"), &s.tracks, 1, p);
             let city = city(&format!("{field}.city"), &s.city, p);
             match s.cell.side_towards(crossing) {
+                _ if far(s.cell) => p.push(format!(
+                    "{field}.cell: expected coordinates from -{MAX_COORDINATE} to {MAX_COORDINATE}, found {}",
+                    s.cell
+                )),
+                _ if far(crossing) => {}
                 None => p.push(format!("{field}.cell: {} is not beside the start crossing {crossing}", s.cell)),
                 Some(side) if !tracks.contains(side) => {
                     p.push(format!("{field}.tracks: no track faces the start crossing (side {})", side.letter()))

@@ -68,8 +68,9 @@ pub struct Player {
     pub banked: i32,
 }
 
-/// How the game is ending (rulebook, "End of the Game").
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// How the game is ending (rulebook, "End of the Game"). As JSON, `{"state": ...}` with `left`
+/// for the final round only; any other field is refused by name.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 #[serde(tag = "state", rename_all = "kebab-case")]
 pub enum Ending {
     /// No end condition yet.
@@ -85,6 +86,35 @@ pub enum Ending {
     },
     /// The game is over.
     Over,
+}
+
+impl<'de> Deserialize<'de> for Ending {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Ending, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Ending;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an object with `state`")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Ending, A::Error> {
+                let mut left = None;
+                let t = super::tagged::read(map, "the ending", "state", &["left"], |_, map| {
+                    left = Some(map.next_value()?);
+                    Ok(())
+                })?;
+                match t.kind.as_str() {
+                    "playing" => t.allow(&[]).map(|()| Ending::Playing),
+                    "round-end" => t.allow(&[]).map(|()| Ending::RoundEnd),
+                    "final-round" => {
+                        t.allow(&["left"]).and_then(|()| Ok(Ending::FinalRound { left: t.need(left, "left")? }))
+                    }
+                    "over" => t.allow(&[]).map(|()| Ending::Over),
+                    _ => Err(t.unknown(&["playing", "round-end", "final-round", "over"])),
+                }
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 
 /// Where the active player is in their turn.
@@ -180,7 +210,7 @@ pub enum Illegal {
     /// A locomotive that cannot move this way.
     #[error("locomotive {locomotive} cannot move to {to}: {why}")]
     Move {
-        /// 1 or 2.
+        /// 0 for the first, 1 for the second.
         locomotive: u8,
         /// Target.
         to: Cell,
@@ -850,7 +880,7 @@ impl Game {
                 self.movement.coal += 1;
             }
             Action::Move { locomotive, to } => {
-                let err = |why| Illegal::Move { locomotive: locomotive + 1, to, why };
+                let err = |why| Illegal::Move { locomotive, to, why };
                 let Some(&Some(from)) = self.players[seat].locomotives.get(usize::from(locomotive)) else {
                     return Err(err("no such locomotive"));
                 };

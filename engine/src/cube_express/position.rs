@@ -17,7 +17,7 @@ use super::options::Options;
 use super::score::final_scores;
 use super::tile::Centre;
 use crate::grid::square::Cell;
-use crate::source::{SyntaxError, bullet_list, parse_json};
+use crate::source::{SyntaxError, bullet_list};
 
 /// The embedded sample position (`signalbox cube-express plan` with no file): a 3-player game
 /// of the house set a few turns in.
@@ -30,7 +30,7 @@ pub enum PositionError {
     #[error(transparent)]
     Syntax(#[from] SyntaxError),
     /// The format, but not a position the rules allow.
-    #[error("{file}: not a legal position ({} problem(s)):\n{}", problems.len(), bullet_list(problems))]
+    #[error("{file}: not a legal position ({}):\n{}", count(problems.len()), bullet_list(problems))]
     Invalid {
         /// The file's name.
         file: String,
@@ -39,9 +39,14 @@ pub enum PositionError {
     },
 }
 
+/// "1 problem", "2 problems".
+fn count(n: usize) -> String {
+    if n == 1 { "1 problem".to_string() } else { format!("{n} problems") }
+}
+
 /// Reads and checks a position file.
 pub fn read_position(content: Arc<Content>, file: &str, text: &str) -> Result<Game, PositionError> {
-    let state: State = parse_json(file, text)?;
+    let state: State = crate::source::parse_json(file, text)?;
     from_state(content, &state).map_err(|problems| PositionError::Invalid { file: file.to_string(), problems })
 }
 
@@ -164,6 +169,25 @@ fn check(content: &Content, s: &State) -> Vec<String> {
         if !s.board.iter().any(|t| t.piece == Piece::Start { seat }) {
             p.push(format!("board: starting tile {seat} is missing (all five starting tiles are always used)"));
         }
+    }
+    if p.len() > tile_problems {
+        return p;
+    }
+    // Every tile was laid beside the network with a track joining it (rulebook, step I.1;
+    // ruling L1), so every tile is joined to the start crossing through shared sides with track
+    // on both tiles. (This also keeps every cell within a few steps of the crossing.)
+    for i in unjoined(content, s) {
+        let t = &s.board[i];
+        let what = match t.piece {
+            Piece::Start { seat } => format!("starting tile {seat}"),
+            piece => format!("tile {}", piece.tile().unwrap_or(0)),
+        };
+        p.push(format!(
+            "board[{i}].cell: {what} at {} is not joined to the network: no track leads from it, through the tiles \
+             beside it, to the start crossing at {} (a tile is laid beside the network with a track joining it, \
+             rulebook step I.1)",
+            t.cell, content.crossing
+        ));
     }
     if p.len() > tile_problems {
         return p;
@@ -348,5 +372,113 @@ impl Record {
 
 /// Reads a record file.
 pub fn read_record(file: &str, text: &str) -> Result<Record, SyntaxError> {
-    parse_json(file, text)
+    crate::source::parse_json(file, text)
+}
+
+/// The board entries (indices) not joined to the start crossing: reached neither from it nor
+/// from a tile joined to it across a side with track on both tiles. Steps only from tiles
+/// reached, so cells far from the crossing are never stepped from.
+fn unjoined(content: &Content, s: &State) -> Vec<usize> {
+    let index: BTreeMap<Cell, usize> = s.board.iter().enumerate().map(|(i, t)| (t.cell, i)).collect();
+    let faces: Vec<_> = s.board.iter().map(|t| t.piece.face(content).unwrap_or_default()).collect();
+    let mut joined = vec![false; s.board.len()];
+    let mut queue: Vec<usize> = index.get(&content.crossing).copied().into_iter().collect();
+    if let Some(&start) = queue.first() {
+        joined[start] = true;
+    }
+    while let Some(i) = queue.pop() {
+        for side in faces[i].tracks.iter() {
+            let Some(&j) = index.get(&s.board[i].cell.step(side)) else { continue };
+            if !joined[j] && faces[j].tracks.contains(side.opposite()) {
+                joined[j] = true;
+                queue.push(j);
+            }
+        }
+    }
+    (0..s.board.len()).filter(|&i| !joined[i]).collect()
+}
+
+/// What a Cube Express JSON file holds, told by its fields (`docs/formats/cube-express-position.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FileKind {
+    /// A position: an object with `board` (and `players` as a list).
+    Position,
+    /// A game record: an object with `players` as a number and `turns` as a list of turns.
+    Record,
+}
+
+impl FileKind {
+    /// The kind's name in messages.
+    pub const fn name(self) -> &'static str {
+        match self {
+            FileKind::Position => "position",
+            FileKind::Record => "game record",
+        }
+    }
+}
+
+/// A file checked by [`check_file`]: what it is, every problem found, and the game it describes
+/// (the position, or the game after the record's last turn) when it has none.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    /// What the file holds; `None` when that cannot be told (not JSON, or neither kind's fields).
+    pub kind: Option<FileKind>,
+    /// Every problem found, each naming its field (a position), its action (`turns[t][a]`, a
+    /// record: the replay stops at the first), or the line and column (syntax).
+    pub problems: Vec<String>,
+    /// The game, when there is no problem.
+    pub game: Option<Game>,
+}
+
+/// Checks a position or a game record, told apart by its fields: a position against every rule
+/// (every problem listed), a record by replaying it with every action checked (the first
+/// illegal action named, as the replay cannot go past it).
+pub fn check_file(content: Arc<Content>, file: &str, text: &str) -> Checked {
+    let value: Result<serde_json::Value, _> = serde_json::from_str(text);
+    let kind = match &value {
+        Ok(serde_json::Value::Object(o)) if o.contains_key("board") => Some(FileKind::Position),
+        Ok(serde_json::Value::Object(o)) if o.get("players").is_some_and(serde_json::Value::is_number) => {
+            Some(FileKind::Record)
+        }
+        Ok(serde_json::Value::Object(o)) if o.get("turns").is_some_and(serde_json::Value::is_array) => {
+            Some(FileKind::Record)
+        }
+        _ => None,
+    };
+    let refused = |kind, problems| Checked { kind, problems, game: None };
+    match kind {
+        Some(FileKind::Position) => match read_position(content, file, text) {
+            Ok(game) => Checked { kind, problems: Vec::new(), game: Some(game) },
+            Err(PositionError::Syntax(e)) => refused(kind, vec![e.to_string()]),
+            Err(PositionError::Invalid { problems, .. }) => refused(kind, problems),
+        },
+        Some(FileKind::Record) => match read_record(file, text) {
+            Err(e) => refused(kind, vec![e.to_string()]),
+            Ok(record) => match record.replay(content, file) {
+                Ok(game) => Checked { kind, problems: Vec::new(), game: Some(game) },
+                Err(RecordError::Setup { error, .. }) => refused(kind, vec![format!("players: {error}")]),
+                Err(RecordError::Illegal { turn, action, what, error, .. }) => {
+                    refused(kind, vec![format!("turns[{turn}][{action}] ({what}): {error}")])
+                }
+                Err(RecordError::Syntax(e)) => refused(kind, vec![e.to_string()]),
+            },
+        },
+        None => match value {
+            Err(_) => {
+                // Not JSON: the parser's own message, with its line and column.
+                let e = crate::source::parse_json::<serde_json::Value>(file, text)
+                    .err()
+                    .map_or_else(|| format!("{file}: not JSON"), |e| e.to_string());
+                refused(None, vec![e])
+            }
+            Ok(_) => refused(
+                None,
+                vec![format!(
+                    "{file}: neither a position (an object with `board`) nor a game record (an object with `players` \
+                     as a number, `seed` and `turns`); docs/formats/cube-express-position.md"
+                )],
+            ),
+        },
+    }
 }
