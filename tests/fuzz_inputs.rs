@@ -178,6 +178,12 @@ fn run_bounded(args: &[String]) -> (Option<i32>, String, Duration) {
 /// Feeds `cases()` mutants of each seed file to the command `args` (`{}` stands for the mutant's
 /// path) and checks every outcome.
 fn fuzz(format: &str, seeds: &[Vec<u8>], extension: &str, args: &[&str]) {
+    fuzz_with(format, seeds, extension, args, &[]);
+}
+
+/// As [`fuzz`], for a format read beside another file (content beside a position): a refusal
+/// names the mutant or one of `others`.
+fn fuzz_with(format: &str, seeds: &[Vec<u8>], extension: &str, args: &[&str], others: &[&str]) {
     let mut rng = ChaCha8Rng::seed_from_u64(series() ^ fnv(format));
     let path = temp_path("fuzz", &format!("{}.{extension}", format.replace(' ', "-")));
     let shown = path.display().to_string();
@@ -233,7 +239,13 @@ fn express01_positions() {
 #[test]
 fn express01_content() {
     let seeds = [read("engine/data/express01/house.toml")];
-    fuzz("express01 content", &seeds, "toml", &["express01", "check", "--content", "{}"]);
+    fuzz_with(
+        "express01 content",
+        &seeds,
+        "toml",
+        &["express01", "check", "--content", "{}"],
+        &["<embedded sample position>"],
+    );
 }
 
 #[test]
@@ -271,7 +283,8 @@ fn coe_content() {
     let seeds = [read("engine/data/coe/house.toml")];
     let instance = temp_path("fuzz", "content-instance.json");
     std::fs::write(&instance, output_of(&["coe", "instance", "--seed", "1", "--json"])).expect("write");
-    fuzz("coe content", &seeds, "toml", &["coe", "check", instance.to_str().expect("path"), "--content", "{}"]);
+    let instance = instance.to_str().expect("path");
+    fuzz_with("coe content", &seeds, "toml", &["coe", "check", instance, "--content", "{}"], &[instance]);
 }
 
 #[test]
@@ -285,4 +298,58 @@ fn mutation_is_seeded() {
     let b: Vec<Vec<u8>> = (0..20).map(|_| mutate(&seed, &mut rng)).collect();
     assert_eq!(a, b);
     assert!(a.iter().any(|m| m != &seed));
+}
+
+#[test]
+fn cube_express_positions() {
+    let mut seeds = vec![read("engine/data/cube_express/sample-position.json")];
+    for name in ["city-bridge.json", "sale-mid-turn.json"] {
+        seeds.push(read(&format!("tests/fixtures/cube_express/regressions/{name}")));
+    }
+    seeds.push(read("tests/fixtures/cube_express/detached-tile.json"));
+    fuzz("cube-express position", &seeds, "json", &["cube-express", "check", "{}"]);
+}
+
+#[test]
+fn cube_express_records() {
+    use signalbox_engine::cube_express::action::Action;
+    use signalbox_engine::cube_express::catalogue::Content;
+    use signalbox_engine::cube_express::game::Game;
+    use signalbox_engine::cube_express::options::Options;
+    use signalbox_engine::cube_express::position::Record;
+    let seeds: Vec<Vec<u8>> = [(2, 4), (3, 9)]
+        .into_iter()
+        .map(|(players, seed)| {
+            let mut game =
+                Game::new(std::sync::Arc::new(Content::house()), players, seed, Options::default()).expect("setup");
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut turns: Vec<Vec<Action>> = vec![Vec::new()];
+            while !game.is_over() && turns.len() <= 8 {
+                let a = game.random_action(&mut rng).expect("an action");
+                let before = game.turns_played();
+                game.apply(&a).expect("legal");
+                turns.last_mut().expect("a turn").push(a);
+                if game.turns_played() != before {
+                    turns.push(Vec::new());
+                }
+            }
+            let record = Record { players, seed, options: Options::default(), turns };
+            serde_json::to_vec_pretty(&record).expect("JSON")
+        })
+        .collect();
+    fuzz("cube-express record", &seeds, "json", &["cube-express", "check", "{}"]);
+}
+
+#[test]
+fn cube_express_content() {
+    let seeds = [read("engine/data/cube_express/house.toml")];
+    let position = repo("engine/data/cube_express/sample-position.json");
+    let position = position.to_str().expect("path");
+    fuzz_with(
+        "cube-express content",
+        &seeds,
+        "toml",
+        &["cube-express", "check", position, "--content", "{}"],
+        &[position],
+    );
 }
