@@ -50,7 +50,7 @@ fn the_solver_agrees_with_the_naive_search_on_three_turn_games() {
 fn with_a_lower_workers_track_the_solver_still_agrees() {
     let catalogue = Catalogue::house();
     for (seed, max_workers) in (2000..2060u64).zip([2u8, 3, 4, 8].into_iter().cycle()) {
-        check(&catalogue, &Instance::from_seed(seed), Rules { max_workers, max_turns: Some(2) });
+        check(&catalogue, &Instance::from_seed(seed), Rules { max_workers, max_turns: Some(2), ..Rules::default() });
     }
 }
 

@@ -76,7 +76,7 @@ impl SearchArgs {
         if !(1..=20).contains(&self.max_workers) {
             return Err(bad(format!("--max-workers: expected 1 to 20, got {}", self.max_workers)));
         }
-        Ok(Rules { max_workers: self.max_workers, max_turns: self.max_turns })
+        Ok(Rules { max_workers: self.max_workers, max_turns: self.max_turns, ..Rules::default() })
     }
 
     /// The solver's options.

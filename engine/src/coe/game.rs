@@ -15,19 +15,53 @@ use super::colour::Colour;
 use super::instance::Instance;
 use super::stack::Stack;
 
-/// Rule options where players could reasonably differ, and the engine's shortened games.
+/// Rule options where players could reasonably differ, and the engine's options for tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
     /// The top of the workers track (ruling A2). Default 6.
     pub max_workers: u8,
     /// End the game after this many turns (for tests against naive search); `None` plays the
-    /// whole game. Default `None`.
+    /// whole game. Default `None` (ruling G1).
     pub max_turns: Option<usize>,
+    /// The workers on the track when the game begins ("Setup": the "1" space). Default 1; other
+    /// values exist for tests (ruling G2). A value above `max_workers` is taken as `max_workers`.
+    pub start_workers: u8,
+    /// Cards tucked under the board before the first turn, their effects in play from the start:
+    /// bit `id` set for card `id` (1 to 9). Default none; for tests (ruling G2). They leave the
+    /// deck (the rest keeps its order); the board card and ids outside 1 to 9 are ignored.
+    pub tucked_at_start: u16,
 }
 
 impl Default for Rules {
     fn default() -> Self {
-        Rules { max_workers: 6, max_turns: None }
+        Rules { max_workers: 6, max_turns: None, start_workers: 1, tucked_at_start: 0 }
+    }
+}
+
+impl Rules {
+    /// Checks the options against an instance: a workers track of 1 to 20, the start within it,
+    /// the cards tucked at the start card ids 1 to 9 other than the board.
+    pub fn check(&self, instance: &Instance) -> Result<(), String> {
+        if !(1..=20).contains(&self.max_workers) {
+            return Err(format!("max_workers: expected 1 to 20, got {}", self.max_workers));
+        }
+        if self.start_workers > self.max_workers {
+            return Err(format!(
+                "start_workers: {} is above the top of the workers track ({})",
+                self.start_workers, self.max_workers
+            ));
+        }
+        for id in 0..16u8 {
+            if self.tucked_at_start >> id & 1 == 1 && (!(1..=9).contains(&id) || id == instance.board) {
+                return Err(format!("tucked_at_start: {id} is not a card id 1 to 9 other than the board"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The ids of the cards tucked at the start, in increasing order.
+    pub fn tucked_at_start_ids(&self) -> impl Iterator<Item = u8> + '_ {
+        (1..=9u8).filter(|&id| self.tucked_at_start >> id & 1 == 1)
     }
 }
 
@@ -55,6 +89,9 @@ pub enum Move {
         square: u8,
         /// The colour taken.
         colour: Colour,
+        /// Whether the die takes the free shift (see [`Move::Place`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        free_shift: Option<bool>,
     },
     /// Use a die to place a cube on `hex` (its number must equal `face`).
     Place {
@@ -64,6 +101,15 @@ pub enum Move {
         face: u8,
         /// The hex.
         hex: u8,
+        /// Whether one step of the turning is the free shift of the `free-shift` effect ("once per
+        /// turn, you may modify a die by +1 or -1 without spending a worker"; ruling A8), the other
+        /// steps paid with workers. `Some(true)`: it is (refused when the effect is not in play,
+        /// was used this turn, or the die needs no turning); `Some(false)`: every step is paid;
+        /// `None` (records written before the choice existed): it is whenever it can be. Legal
+        /// moves say `Some(..)` where the free shift is open and the die is turned, `None`
+        /// elsewhere.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        free_shift: Option<bool>,
     },
     /// Use a die to gain a worker.
     Worker {
@@ -90,18 +136,66 @@ pub enum Move {
 }
 
 impl fmt::Display for Move {
+    /// The move as text, with the record's numbers: dice 0 and 1, hexes 0 to 18, cards 0 (the
+    /// deck's top) and 1 (the discard's top), squares 0 to 2.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let shift = |free_shift: Option<bool>| match free_shift {
+            Some(true) => " (free shift)",
+            Some(false) => " (no free shift)",
+            None => "",
+        };
         match *self {
             Move::Start { hex } => write!(f, "start on hex {hex}"),
-            Move::Gain { die, face, card, square, colour } => {
-                write!(f, "die {} as {face}: gain {colour} (card {card}, square {square})", die + 1)
+            Move::Gain { die, face, card, square, colour, free_shift } => {
+                write!(f, "die {die} as {face}{}: gain {colour} (card {card}, square {square})", shift(free_shift))
             }
-            Move::Place { die, face, hex } => write!(f, "die {} as {face}: place on hex {hex}", die + 1),
-            Move::Worker { die } => write!(f, "die {}: gain a worker", die + 1),
+            Move::Place { die, face, hex, free_shift } => {
+                write!(f, "die {die} as {face}{}: place on hex {hex}", shift(free_shift))
+            }
+            Move::Worker { die } => write!(f, "die {die}: gain a worker"),
             Move::Chain { hex } => write!(f, "red: place on hex {hex}"),
             Move::Take { colour } => write!(f, "white: gain {colour}"),
             Move::Return { colour } => write!(f, "return {colour}"),
             Move::Pass => write!(f, "pass"),
+        }
+    }
+}
+
+impl Move {
+    /// Every move a record can write for a board of 19 hexes (ruling C1), legal or not, each
+    /// die use with the free shift taken, declined and left unsaid: for exhaustive checks of
+    /// [`Game::check`] against [`Game::legal_moves`], and for the naive reference search.
+    pub fn every() -> Vec<Move> {
+        const HEXES: u8 = 19;
+        let shifts = [None, Some(true), Some(false)];
+        let mut out: Vec<Move> = (0..HEXES).map(|hex| Move::Start { hex }).collect();
+        for die in 0..2u8 {
+            for face in 1..=6u8 {
+                for free_shift in shifts {
+                    for card in 0..2u8 {
+                        for square in 0..3u8 {
+                            for colour in Colour::ALL {
+                                out.push(Move::Gain { die, face, card, square, colour, free_shift });
+                            }
+                        }
+                    }
+                    out.extend((0..HEXES).map(|hex| Move::Place { die, face, hex, free_shift }));
+                }
+            }
+            out.push(Move::Worker { die });
+        }
+        out.extend((0..HEXES).map(|hex| Move::Chain { hex }));
+        out.extend(Colour::ALL.map(|colour| Move::Take { colour }));
+        out.extend(Colour::ALL.map(|colour| Move::Return { colour }));
+        out.push(Move::Pass);
+        out
+    }
+
+    /// The die a move uses, if it uses one.
+    pub fn die(&self) -> Option<u8> {
+        match *self {
+            Move::Gain { die, .. } | Move::Place { die, .. } | Move::Worker { die } => Some(die),
+            _ => None,
         }
     }
 }
@@ -116,6 +210,16 @@ pub enum Pending {
     Red,
     /// White: gain a cube of a market colour, or pass.
     White,
+}
+
+impl fmt::Display for Pending {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Pending::Overflow => "return a cube (the inventory is over full)",
+            Pending::Red => "red's extra cube (a hex, or pass)",
+            Pending::White => "white's gain (a colour, or pass)",
+        })
+    }
 }
 
 /// Why a move is illegal now.
@@ -172,7 +276,9 @@ impl<'c> Game<'c> {
     /// A new game: the board card laid, the market created from the instance's deck, the worker
     /// on 1 ("Setup"). The first move chooses the start space.
     pub fn new(catalogue: &'c Catalogue, instance: &'c Instance, rules: Rules) -> Game<'c> {
-        let mut deck: Stack<u8, 9> = instance.deck.iter().rev().copied().collect();
+        let tucked: Stack<u8, 9> = rules.tucked_at_start_ids().filter(|&id| id != instance.board).collect();
+        let mut deck: Stack<u8, 9> =
+            instance.deck.iter().rev().copied().filter(|id| !tucked.as_slice().contains(id)).collect();
         let mut discard = Stack::default();
         if let Some(top) = deck.pop() {
             discard.push(top);
@@ -183,12 +289,12 @@ impl<'c> Game<'c> {
             rules,
             placed: 0,
             inventory: [0; 5],
-            workers: 1,
+            workers: rules.start_workers.min(rules.max_workers),
             turn: 0,
             dice: [None, None],
             deck,
             discard,
-            tucked: Stack::default(),
+            tucked,
             reshuffled: false,
             yellows: 0,
             free_shift_used: false,
@@ -363,23 +469,45 @@ impl<'c> Game<'c> {
         colour.count() as u8 - on_board - self.inventory[colour.index()]
     }
 
-    /// The workers needed to turn a die showing `from` into `to` (steps around 1-6-1), after the
-    /// free shift where it applies; `None` if there are not enough.
-    fn shift_cost(&self, from: u8, to: u8) -> Option<u8> {
-        let steps = turn_steps(from, to);
-        let free = u8::from(steps > 0 && !self.free_shift_used && self.has(Effect::FreeShift));
-        let cost = steps - free;
-        (cost <= self.workers).then_some(cost)
+    /// Whether the free shift can still be taken this turn: the effect in play, not yet used.
+    pub fn free_shift_open(&self) -> bool {
+        !self.free_shift_used && self.has(Effect::FreeShift)
     }
 
-    fn spend_shift(&mut self, from: u8, to: u8) {
-        let steps = turn_steps(from, to);
-        let mut cost = steps;
-        if steps > 0 && !self.free_shift_used && self.has(Effect::FreeShift) {
-            self.free_shift_used = true;
-            cost -= 1;
+    /// Whether a die turned `steps` steps takes the free shift, as a move's `free_shift` says
+    /// (`None`: whenever it can); an error says why a free shift asked for cannot be taken.
+    fn takes_free_shift(&self, steps: u8, free_shift: Option<bool>) -> Result<bool, String> {
+        match free_shift {
+            None => Ok(steps > 0 && self.free_shift_open()),
+            Some(false) => Ok(false),
+            Some(true) if !self.has(Effect::FreeShift) => {
+                Err("the free shift is not in play (no free-shift card is tucked)".into())
+            }
+            Some(true) if self.free_shift_used => Err("the free shift was already taken this turn".into()),
+            Some(true) if steps == 0 => Err("the die needs no turning, so there is no free shift to take".into()),
+            Some(true) => Ok(true),
         }
-        self.workers -= cost;
+    }
+
+    /// The workers a die showing `from` spends to show `to` (steps around 1-6-1, one of them the
+    /// free shift where the move takes it), or why it cannot.
+    fn shift_cost(&self, from: u8, to: u8, free_shift: Option<bool>) -> Result<u8, String> {
+        let steps = turn_steps(from, to);
+        let cost = steps - u8::from(self.takes_free_shift(steps, free_shift)?);
+        if cost > self.workers {
+            return Err(format!(
+                "turning the die from {from} to {to} costs {cost} worker(s); {} on the track",
+                self.workers
+            ));
+        }
+        Ok(cost)
+    }
+
+    fn spend_shift(&mut self, from: u8, to: u8, free_shift: Option<bool>) {
+        let steps = turn_steps(from, to);
+        let free = self.takes_free_shift(steps, free_shift).unwrap_or(false);
+        self.free_shift_used |= free;
+        self.workers -= steps - u8::from(free);
     }
 
     fn gain_worker(&mut self) {
@@ -432,30 +560,37 @@ impl<'c> Game<'c> {
                 continue; // both dice show the same: using either is the same move
             }
             for face in 1..=6u8 {
-                if self.shift_cost(value, face).is_none() {
-                    continue;
-                }
-                for (card_pos, card) in self.market().into_iter().enumerate() {
-                    let Some(card) = card else { continue };
-                    let market = &self.card(card).market;
-                    for (square, sq) in market.central.iter().enumerate() {
-                        if sq.face != face {
-                            continue;
-                        }
-                        let mut colours = vec![sq.colour];
-                        if gain_outer {
-                            colours.extend(market.outer.iter().copied());
-                        }
-                        colours.sort();
-                        colours.dedup();
-                        for colour in colours {
-                            out.push(Move::Gain { die, face, card: card_pos as u8, square: square as u8, colour });
+                // Where the free shift is open and the die is turned, both ways (ruling A8).
+                let steps = turn_steps(value, face);
+                let shifts: &[Option<bool>] =
+                    if steps > 0 && self.free_shift_open() { &[Some(true), Some(false)] } else { &[None] };
+                for &free_shift in shifts {
+                    if self.shift_cost(value, face, free_shift).is_err() {
+                        continue;
+                    }
+                    for (card_pos, card) in self.market().into_iter().enumerate() {
+                        let Some(card) = card else { continue };
+                        let market = &self.card(card).market;
+                        for (square, sq) in market.central.iter().enumerate() {
+                            if sq.face != face {
+                                continue;
+                            }
+                            let mut colours = vec![sq.colour];
+                            if gain_outer {
+                                colours.extend(market.outer.iter().copied());
+                            }
+                            colours.sort();
+                            colours.dedup();
+                            for colour in colours {
+                                let (card, square) = (card_pos as u8, square as u8);
+                                out.push(Move::Gain { die, face, card, square, colour, free_shift });
+                            }
                         }
                     }
-                }
-                for i in 0..board.hexes.len() {
-                    if board.hexes[i].number == face && self.can_place(i) {
-                        out.push(Move::Place { die, face, hex: i as u8 });
+                    for i in 0..board.hexes.len() {
+                        if board.hexes[i].number == face && self.can_place(i) {
+                            out.push(Move::Place { die, face, hex: i as u8, free_shift });
+                        }
                     }
                 }
             }
@@ -480,30 +615,119 @@ impl<'c> Game<'c> {
         colours
     }
 
-    /// Makes a move after checking it is legal; on failure the game is unchanged.
+    /// Makes a move after checking it is legal ([`Game::check`]); on failure the game is
+    /// unchanged.
     pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
-        if !self.legal_moves().contains(&mv) {
-            let mut reason = self.why_illegal(mv);
-            if reason.is_empty() {
-                reason = "it is not among the legal moves".into();
-            }
-            return Err(IllegalMove { mv, reason });
-        }
+        self.check(mv)?;
         self.play_unchecked(mv);
         Ok(())
     }
 
-    fn why_illegal(&self, mv: Move) -> String {
+    /// Whether a move is legal now, by the rules themselves, not by looking it up among
+    /// [`Game::legal_moves`]: those are the legal moves less the second die's when both dice
+    /// show the same number (ruling A9), with the free shift always said where it is a choice.
+    /// Tests check the two against each other over [`Move::every`].
+    pub fn check(&self, mv: Move) -> Result<(), IllegalMove> {
+        match self.why_illegal(mv) {
+            Some(reason) => Err(IllegalMove { mv, reason }),
+            None => Ok(()),
+        }
+    }
+
+    fn why_illegal(&self, mv: Move) -> Option<String> {
         if self.over {
-            return "the game is over".into();
+            return Some("the game is over".into());
         }
-        if !self.started && !matches!(mv, Move::Start { .. }) {
-            return "the game starts by choosing a yellow start space".into();
+        let board = self.board();
+        let hexes = board.hexes.len();
+        if !self.started {
+            return match mv {
+                Move::Start { hex }
+                    if usize::from(hex) < hexes && board.hexes[usize::from(hex)].colour == Colour::Yellow =>
+                {
+                    None
+                }
+                Move::Start { hex } => Some(format!("hex {hex} is not one of the yellow start spaces")),
+                _ => Some("the game starts by choosing a yellow start space".into()),
+            };
         }
-        if let Some(p) = self.pending() {
-            return format!("an effect's choice comes first ({p:?})");
+        let hex_open = |hex: u8| -> Option<String> {
+            let i = usize::from(hex);
+            if i >= hexes {
+                return Some(format!("there is no hex {hex} (hexes are 0 to {})", hexes - 1));
+            }
+            let colour = board.hexes[i].colour;
+            if self.placed >> i & 1 == 1 {
+                Some(format!("hex {hex} already holds a cube"))
+            } else if !board.neighbours[i].iter().any(|&n| self.placed >> n & 1 == 1) {
+                Some(format!("hex {hex} touches no cube"))
+            } else if self.inventory[colour.index()] == 0 {
+                Some(format!("the inventory holds no {colour} cube for hex {hex}"))
+            } else {
+                None
+            }
+        };
+        match (self.pending(), mv) {
+            (_, Move::Start { .. }) => Some("the start space is already chosen".into()),
+            (Some(Pending::Overflow), Move::Return { colour }) => {
+                (self.inventory[colour.index()] == 0).then(|| format!("the inventory holds no {colour} cube"))
+            }
+            (Some(Pending::Red), Move::Chain { hex }) => hex_open(hex),
+            (Some(Pending::Red | Pending::White), Move::Pass) => None,
+            (Some(Pending::White), Move::Take { colour }) => {
+                (!self.market_colours().contains(&colour)).then(|| format!("no market square shows {colour}"))
+            }
+            (Some(p), _) => Some(format!("an effect's choice comes first: {p}")),
+            (None, Move::Chain { .. } | Move::Take { .. } | Move::Return { .. } | Move::Pass) => {
+                Some("no effect's choice is open".into())
+            }
+            (None, Move::Worker { die }) => self.die_value(die).err(),
+            (None, Move::Gain { die, face, card, square, colour, free_shift }) => {
+                if let Err(e) = self.die_value(die).and_then(|v| self.face_cost(v, face, free_shift)) {
+                    return Some(e);
+                }
+                let Some(id) = self.market().get(usize::from(card)).copied().flatten() else {
+                    return Some(format!("there is no market card {card} (0: the deck's top, 1: the discard's)"));
+                };
+                let market = &self.card(id).market;
+                let Some(sq) = market.central.get(usize::from(square)) else {
+                    return Some(format!("there is no central square {square} (squares are 0 to 2)"));
+                };
+                if sq.face != face {
+                    return Some(format!("square {square} of card {card} shows {}, not {face}", sq.face));
+                }
+                let outer = self.has(Effect::GainOuter) && market.outer.contains(&colour);
+                (sq.colour != colour && !outer)
+                    .then(|| format!("square {square} of card {card} gives {}, not {colour}", sq.colour))
+            }
+            (None, Move::Place { die, face, hex, free_shift }) => {
+                if let Err(e) = self.die_value(die).and_then(|v| self.face_cost(v, face, free_shift)) {
+                    return Some(e);
+                }
+                if let Some(e) = hex_open(hex) {
+                    return Some(e);
+                }
+                let number = board.hexes[usize::from(hex)].number;
+                (number != face).then(|| format!("hex {hex} needs a {number}, not a {face}"))
+            }
         }
-        String::new()
+    }
+
+    /// The number a die of this turn shows, or why it cannot be used.
+    fn die_value(&self, die: u8) -> Result<u8, String> {
+        match self.dice.get(usize::from(die)) {
+            None => Err(format!("there is no die {die} (dice are 0 and 1)")),
+            Some(None) => Err(format!("die {die} is already used this turn")),
+            Some(&Some(v)) => Ok(v),
+        }
+    }
+
+    /// The workers to turn a die showing `value` to `face`, or why it cannot be.
+    fn face_cost(&self, value: u8, face: u8, free_shift: Option<bool>) -> Result<u8, String> {
+        if !(1..=6).contains(&face) {
+            return Err(format!("a die shows 1 to 6, not {face}"));
+        }
+        self.shift_cost(value, face, free_shift)
     }
 
     /// Makes a move the caller knows is legal (from [`Game::legal_moves`]); for search. An
@@ -516,12 +740,12 @@ impl<'c> Game<'c> {
                 self.started = true;
                 self.begin_turn();
             }
-            Move::Gain { die, face, colour, .. } => {
-                self.use_die(die, face);
+            Move::Gain { die, face, colour, free_shift, .. } => {
+                self.use_die(die, face, free_shift);
                 self.gain_cube(colour);
             }
-            Move::Place { die, face, hex } => {
-                self.use_die(die, face);
+            Move::Place { die, face, hex, free_shift } => {
+                self.use_die(die, face, free_shift);
                 self.place(usize::from(hex));
             }
             Move::Worker { die } => {
@@ -549,9 +773,9 @@ impl<'c> Game<'c> {
         }
     }
 
-    fn use_die(&mut self, die: u8, face: u8) {
+    fn use_die(&mut self, die: u8, face: u8, free_shift: Option<bool>) {
         if let Some(value) = self.dice[usize::from(die)].take() {
-            self.spend_shift(value, face);
+            self.spend_shift(value, face, free_shift);
         }
     }
 
@@ -647,7 +871,7 @@ impl<'c> Game<'c> {
         for n in self.inventory {
             k = (k << 3) | u128::from(n);
         }
-        (k << 4) | u128::from(self.workers)
+        (k << 5) | u128::from(self.workers) // up to 31: the track's top is at most 20
     }
 
     /// The key without the inventory and the workers: positions alike in everything else. Of
@@ -772,7 +996,7 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
         for seed in 0..300u64 {
             let instance = Instance::from_seed(seed);
-            let rules = Rules { max_workers: rng.random_range(3..=8), max_turns: None };
+            let rules = Rules { max_workers: rng.random_range(3..=8), ..Rules::default() };
             let mut game = Game::new(&catalogue, &instance, rules);
             let mut steps = 0;
             while !game.is_over() {
@@ -811,6 +1035,95 @@ mod tests {
             assert!(game.turn() <= super::super::instance::MAX_TURNS);
             assert!(game.turn() >= 7, "seed {seed}: the first deck alone gives 7 turns");
         }
+    }
+
+    /// Rules for random tests that reach the free shift and the workers' top often: any top
+    /// from 2 to 8, the workers starting anywhere on the track, cards (the free shift's in half
+    /// the games) tucked at the start.
+    fn busy_rules(rng: &mut impl rand::Rng, catalogue: &Catalogue, instance: &Instance) -> Rules {
+        let max_workers = rng.random_range(2..=8u8);
+        let free = catalogue.cards.iter().find(|c| c.market.effect == Effect::FreeShift).map_or(0, |c| c.id);
+        let mut tucked = 0u16;
+        for id in 1..=9u8 {
+            let p = if id == free { 0.5 } else { 0.1 };
+            if id != instance.board && rng.random_bool(p) {
+                tucked |= 1 << id;
+            }
+        }
+        Rules {
+            max_workers,
+            start_workers: rng.random_range(0..=max_workers),
+            tucked_at_start: tucked,
+            ..Rules::default()
+        }
+    }
+
+    /// The generator against the rules: at every position of random games, every listed move
+    /// passes [`Game::check`], and every move of [`Move::every`] that passes it reaches the
+    /// position of a listed move (the second die's moves, when both dice show the same number,
+    /// as the first die's: ruling A9). Free shifts taken and paid both appear.
+    #[test]
+    fn legal_moves_are_exactly_the_moves_the_rules_allow() {
+        let catalogue = Catalogue::house();
+        let every = Move::every();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(17);
+        let (mut taken, mut paid) = (0, 0);
+        for seed in 0..120u64 {
+            let instance = Instance::from_seed(seed);
+            let rules = busy_rules(&mut rng, &catalogue, &instance);
+            rules.check(&instance).expect("valid rules");
+            let mut game = Game::new(&catalogue, &instance, rules);
+            while !game.is_over() {
+                let legal = game.legal_moves();
+                let mut reached = std::collections::HashSet::new();
+                for &mv in &legal {
+                    game.check(mv).unwrap_or_else(|e| panic!("seed {seed}: listed but refused: {e}"));
+                    let mut next = game.clone();
+                    next.play_unchecked(mv);
+                    reached.insert(next.key());
+                }
+                for &mv in &every {
+                    if game.check(mv).is_err() {
+                        continue;
+                    }
+                    let same_dice = game.dice[0].is_some() && game.dice[0] == game.dice[1];
+                    let mv = match mv {
+                        Move::Gain { die: 1, face, card, square, colour, free_shift } if same_dice => {
+                            Move::Gain { die: 0, face, card, square, colour, free_shift }
+                        }
+                        Move::Place { die: 1, face, hex, free_shift } if same_dice => {
+                            Move::Place { die: 0, face, hex, free_shift }
+                        }
+                        Move::Worker { die: 1 } if same_dice => Move::Worker { die: 0 },
+                        other => other,
+                    };
+                    assert!(
+                        game.check(mv).is_ok(),
+                        "seed {seed}: {mv} refused for the first die, allowed for the second"
+                    );
+                    let mut next = game.clone();
+                    next.play_unchecked(mv);
+                    assert!(
+                        reached.contains(&next.key()),
+                        "seed {seed}: {mv} is legal but reaches no listed move's position"
+                    );
+                    match mv {
+                        Move::Gain { free_shift: Some(true), .. } | Move::Place { free_shift: Some(true), .. } => {
+                            taken += 1
+                        }
+                        Move::Gain { free_shift: Some(false), .. } | Move::Place { free_shift: Some(false), .. }
+                            if game.free_shift_open() =>
+                        {
+                            paid += 1
+                        }
+                        _ => {}
+                    }
+                }
+                let mv = *legal.choose(&mut rng).expect("a game not over has a move");
+                game.play(mv).expect("listed");
+            }
+        }
+        assert!(taken > 100 && paid > 100, "free shifts taken {taken}, declined {paid}");
     }
 
     /// An illegal move is refused and leaves the game unchanged.
@@ -911,17 +1224,44 @@ mod rule_tests {
         })
     }
 
+    /// The id of the house card whose yellow box is the free shift.
+    fn free_shift_card(catalogue: &Catalogue) -> u8 {
+        catalogue.cards.iter().find(|c| c.market.effect == Effect::FreeShift).map(|c| c.id).expect("a free shift card")
+    }
+
     #[test]
     fn turning_a_die_costs_a_worker_a_step_and_wraps_from_six_to_one() {
         let game = setup(&Catalogue::house(), &Instance::from_seed(1));
         let mut g = game.clone();
         g.workers = 1;
-        assert_eq!(g.shift_cost(6, 1), Some(1), "6 turns to 1 in one step");
-        assert_eq!(g.shift_cost(1, 6), Some(1));
-        assert_eq!(g.shift_cost(2, 4), None, "two steps need two workers");
+        assert_eq!(g.shift_cost(6, 1, None), Ok(1), "6 turns to 1 in one step");
+        assert_eq!(g.shift_cost(1, 6, None), Ok(1));
+        assert!(g.shift_cost(2, 4, None).is_err(), "two steps need two workers");
         g.workers = 3;
-        assert_eq!(g.shift_cost(2, 5), Some(3));
-        assert_eq!(g.shift_cost(4, 4), Some(0));
+        assert_eq!(g.shift_cost(2, 5, None), Ok(3));
+        assert_eq!(g.shift_cost(4, 4, None), Ok(0));
+        assert_eq!(g.shift_cost(2, 5, Some(false)), Ok(3));
+        assert!(g.shift_cost(2, 3, Some(true)).is_err(), "no free shift without its card");
+    }
+
+    /// The free shift is one step of a turning, the rest paid ("Clarifications": workers and
+    /// yellow effects on a single die); it is taken only when the move says so (or, unsaid, when
+    /// it can be), once a turn, and never on a die that needs no turning.
+    #[test]
+    fn the_free_shift_is_one_step_taken_when_the_move_says() {
+        let catalogue = Catalogue::house();
+        let mut g = setup(&catalogue, &Instance::from_seed(1));
+        g.tucked = [free_shift_card(&catalogue)].into_iter().collect();
+        g.workers = 2;
+        assert_eq!(g.shift_cost(1, 4, Some(true)), Ok(2), "three steps: the free one and two workers");
+        assert_eq!(g.shift_cost(1, 4, None), Ok(2), "unsaid: taken, as records before the choice meant");
+        assert!(g.shift_cost(1, 4, Some(false)).is_err(), "three workers needed, two held");
+        assert_eq!(g.shift_cost(3, 4, Some(false)), Ok(1));
+        assert!(g.shift_cost(4, 4, Some(true)).is_err(), "a die showing its number has nothing to turn");
+        assert_eq!(g.shift_cost(4, 4, None), Ok(0));
+        g.free_shift_used = true;
+        assert!(g.shift_cost(3, 4, Some(true)).is_err(), "once a turn");
+        assert_eq!(g.shift_cost(3, 4, None), Ok(1), "unsaid and used: paid");
     }
 
     #[test]
@@ -934,7 +1274,8 @@ mod rule_tests {
             g.inventory = [1, 0, 0, 1, 0]; // a red and a white cube
             g.workers = 6;
             let face = g.board().hexes[red].number;
-            g.play(Move::Place { die: 0, face, hex: red as u8 }).expect("the red hex touches the start");
+            g.play(Move::Place { die: 0, face, hex: red as u8, free_shift: None })
+                .expect("the red hex touches the start");
             assert_eq!(g.pending(), Some(Pending::Red));
             let moves = g.legal_moves();
             assert!(moves.contains(&Move::Pass));
