@@ -223,13 +223,122 @@ impl fmt::Display for Pending {
 }
 
 /// Why a move is illegal now.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{mv} is not legal now: {reason}")]
 pub struct IllegalMove {
     /// The move.
     pub mv: Move,
     /// Why.
-    pub reason: String,
+    pub reason: Refusal,
+}
+
+/// The rule a move breaks ([`Game::check`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Refusal {
+    /// The game has ended.
+    #[error("the game is over")]
+    Over,
+    /// Nothing comes before the start space ("Setup").
+    #[error("the game starts by choosing a yellow start space")]
+    NotStarted,
+    /// A start on a hex that is not yellow.
+    #[error("hex {0} is not one of the yellow start spaces")]
+    NotAStartSpace(u8),
+    /// A second start.
+    #[error("the start space is already chosen")]
+    Started,
+    /// A hex beyond the board.
+    #[error("there is no hex {0} (hexes are 0 to 18)")]
+    NoHex(u8),
+    /// A hex already holding a cube.
+    #[error("hex {0} already holds a cube")]
+    Filled(u8),
+    /// A hex touching no cube ("adjacent to a hex already containing a cube").
+    #[error("hex {0} touches no cube")]
+    Alone(u8),
+    /// A cube the inventory does not hold.
+    #[error("the inventory holds no {0} cube")]
+    NotHeld(Colour),
+    /// White's gain of a colour no market square shows (ruling A4).
+    #[error("no market square shows {0}")]
+    NotInMarket(Colour),
+    /// An effect's choice is open and comes first.
+    #[error("an effect's choice comes first: {0}")]
+    ChoiceFirst(Pending),
+    /// A choice no effect has opened.
+    #[error("no effect's choice is open")]
+    NoChoice,
+    /// A die other than 0 and 1.
+    #[error("there is no die {0} (dice are 0 and 1)")]
+    NoDie(u8),
+    /// A die already used this turn.
+    #[error("die {0} is already used this turn")]
+    DieUsed(u8),
+    /// A face other than 1 to 6.
+    #[error("a die shows 1 to 6, not {0}")]
+    NoFace(u8),
+    /// The free shift without its card tucked.
+    #[error("the free shift is not in play (no free-shift card is tucked)")]
+    NoFreeShift,
+    /// A second free shift in a turn.
+    #[error("the free shift was already taken this turn")]
+    FreeShiftUsed,
+    /// The free shift on a die that needs no turning (ruling A8).
+    #[error("the die needs no turning, so there is no free shift to take")]
+    NothingToTurn,
+    /// Not enough workers to turn the die.
+    #[error("turning the die from {from} to {to} costs {cost} worker(s); {held} on the track")]
+    TooFewWorkers {
+        /// The die's number.
+        from: u8,
+        /// The number asked for.
+        to: u8,
+        /// The workers it costs.
+        cost: u8,
+        /// The workers on the track.
+        held: u8,
+    },
+    /// A market card that is not there.
+    #[error("there is no market card {0} (0: the deck's top, 1: the discard's)")]
+    NoCard(u8),
+    /// A central square other than 0 to 2.
+    #[error("there is no central square {0} (squares are 0 to 2)")]
+    NoSquare(u8),
+    /// A square of another face.
+    #[error("square {square} of card {card} shows {shows}, not {face}")]
+    WrongFace {
+        /// The card.
+        card: u8,
+        /// The square.
+        square: u8,
+        /// Its face.
+        shows: u8,
+        /// The face asked for.
+        face: u8,
+    },
+    /// A colour the square does not give.
+    #[error("square {square} of card {card} gives {gives}, not {colour}")]
+    WrongColour {
+        /// The card.
+        card: u8,
+        /// The square.
+        square: u8,
+        /// The colour it gives.
+        gives: Colour,
+        /// The colour asked for.
+        colour: Colour,
+    },
+    /// A hex of another number.
+    #[error("hex {hex} needs a {number}, not a {face}")]
+    WrongNumber {
+        /// The hex.
+        hex: u8,
+        /// Its number.
+        number: u8,
+        /// The face asked for.
+        face: u8,
+    },
 }
 
 /// The steps that turn a die showing `from` to show `to`, going round 1-6-1 the shorter way
@@ -476,29 +585,24 @@ impl<'c> Game<'c> {
 
     /// Whether a die turned `steps` steps takes the free shift, as a move's `free_shift` says
     /// (`None`: whenever it can); an error says why a free shift asked for cannot be taken.
-    fn takes_free_shift(&self, steps: u8, free_shift: Option<bool>) -> Result<bool, String> {
+    fn takes_free_shift(&self, steps: u8, free_shift: Option<bool>) -> Result<bool, Refusal> {
         match free_shift {
             None => Ok(steps > 0 && self.free_shift_open()),
             Some(false) => Ok(false),
-            Some(true) if !self.has(Effect::FreeShift) => {
-                Err("the free shift is not in play (no free-shift card is tucked)".into())
-            }
-            Some(true) if self.free_shift_used => Err("the free shift was already taken this turn".into()),
-            Some(true) if steps == 0 => Err("the die needs no turning, so there is no free shift to take".into()),
+            Some(true) if !self.has(Effect::FreeShift) => Err(Refusal::NoFreeShift),
+            Some(true) if self.free_shift_used => Err(Refusal::FreeShiftUsed),
+            Some(true) if steps == 0 => Err(Refusal::NothingToTurn),
             Some(true) => Ok(true),
         }
     }
 
     /// The workers a die showing `from` spends to show `to` (steps around 1-6-1, one of them the
     /// free shift where the move takes it), or why it cannot.
-    fn shift_cost(&self, from: u8, to: u8, free_shift: Option<bool>) -> Result<u8, String> {
+    fn shift_cost(&self, from: u8, to: u8, free_shift: Option<bool>) -> Result<u8, Refusal> {
         let steps = turn_steps(from, to);
         let cost = steps - u8::from(self.takes_free_shift(steps, free_shift)?);
         if cost > self.workers {
-            return Err(format!(
-                "turning the die from {from} to {to} costs {cost} worker(s); {} on the track",
-                self.workers
-            ));
+            return Err(Refusal::TooFewWorkers { from, to, cost, held: self.workers });
         }
         Ok(cost)
     }
@@ -628,104 +732,102 @@ impl<'c> Game<'c> {
     /// show the same number (ruling A9), with the free shift always said where it is a choice.
     /// Tests check the two against each other over [`Move::every`].
     pub fn check(&self, mv: Move) -> Result<(), IllegalMove> {
-        match self.why_illegal(mv) {
-            Some(reason) => Err(IllegalMove { mv, reason }),
-            None => Ok(()),
-        }
+        self.why_illegal(mv).map_err(|reason| IllegalMove { mv, reason })
     }
 
-    fn why_illegal(&self, mv: Move) -> Option<String> {
+    fn why_illegal(&self, mv: Move) -> Result<(), Refusal> {
+        let fail = |r: Refusal| Err(r);
         if self.over {
-            return Some("the game is over".into());
+            return fail(Refusal::Over);
         }
         let board = self.board();
-        let hexes = board.hexes.len();
         if !self.started {
             return match mv {
                 Move::Start { hex }
-                    if usize::from(hex) < hexes && board.hexes[usize::from(hex)].colour == Colour::Yellow =>
+                    if board.hexes.get(usize::from(hex)).is_some_and(|h| h.colour == Colour::Yellow) =>
                 {
-                    None
+                    Ok(())
                 }
-                Move::Start { hex } => Some(format!("hex {hex} is not one of the yellow start spaces")),
-                _ => Some("the game starts by choosing a yellow start space".into()),
+                Move::Start { hex } => fail(Refusal::NotAStartSpace(hex)),
+                _ => fail(Refusal::NotStarted),
             };
         }
-        let hex_open = |hex: u8| -> Option<String> {
+        let hex_open = |hex: u8| -> Result<(), Refusal> {
             let i = usize::from(hex);
-            if i >= hexes {
-                return Some(format!("there is no hex {hex} (hexes are 0 to {})", hexes - 1));
-            }
-            let colour = board.hexes[i].colour;
+            let Some(h) = board.hexes.get(i) else { return fail(Refusal::NoHex(hex)) };
             if self.placed >> i & 1 == 1 {
-                Some(format!("hex {hex} already holds a cube"))
+                fail(Refusal::Filled(hex))
             } else if !board.neighbours[i].iter().any(|&n| self.placed >> n & 1 == 1) {
-                Some(format!("hex {hex} touches no cube"))
-            } else if self.inventory[colour.index()] == 0 {
-                Some(format!("the inventory holds no {colour} cube for hex {hex}"))
+                fail(Refusal::Alone(hex))
+            } else if self.inventory[h.colour.index()] == 0 {
+                fail(Refusal::NotHeld(h.colour))
             } else {
-                None
+                Ok(())
             }
         };
         match (self.pending(), mv) {
-            (_, Move::Start { .. }) => Some("the start space is already chosen".into()),
+            (_, Move::Start { .. }) => fail(Refusal::Started),
             (Some(Pending::Overflow), Move::Return { colour }) => {
-                (self.inventory[colour.index()] == 0).then(|| format!("the inventory holds no {colour} cube"))
+                if self.inventory[colour.index()] == 0 {
+                    fail(Refusal::NotHeld(colour))
+                } else {
+                    Ok(())
+                }
             }
             (Some(Pending::Red), Move::Chain { hex }) => hex_open(hex),
-            (Some(Pending::Red | Pending::White), Move::Pass) => None,
+            (Some(Pending::Red | Pending::White), Move::Pass) => Ok(()),
             (Some(Pending::White), Move::Take { colour }) => {
-                (!self.market_colours().contains(&colour)).then(|| format!("no market square shows {colour}"))
-            }
-            (Some(p), _) => Some(format!("an effect's choice comes first: {p}")),
-            (None, Move::Chain { .. } | Move::Take { .. } | Move::Return { .. } | Move::Pass) => {
-                Some("no effect's choice is open".into())
-            }
-            (None, Move::Worker { die }) => self.die_value(die).err(),
-            (None, Move::Gain { die, face, card, square, colour, free_shift }) => {
-                if let Err(e) = self.die_value(die).and_then(|v| self.face_cost(v, face, free_shift)) {
-                    return Some(e);
+                if self.market_colours().contains(&colour) {
+                    Ok(())
+                } else {
+                    fail(Refusal::NotInMarket(colour))
                 }
+            }
+            (Some(p), _) => fail(Refusal::ChoiceFirst(p)),
+            (None, Move::Chain { .. } | Move::Take { .. } | Move::Return { .. } | Move::Pass) => {
+                fail(Refusal::NoChoice)
+            }
+            (None, Move::Worker { die }) => self.die_value(die).map(|_| ()),
+            (None, Move::Gain { die, face, card, square, colour, free_shift }) => {
+                let value = self.die_value(die)?;
                 let Some(id) = self.market().get(usize::from(card)).copied().flatten() else {
-                    return Some(format!("there is no market card {card} (0: the deck's top, 1: the discard's)"));
+                    return fail(Refusal::NoCard(card));
                 };
                 let market = &self.card(id).market;
-                let Some(sq) = market.central.get(usize::from(square)) else {
-                    return Some(format!("there is no central square {square} (squares are 0 to 2)"));
-                };
+                let Some(sq) = market.central.get(usize::from(square)) else { return fail(Refusal::NoSquare(square)) };
                 if sq.face != face {
-                    return Some(format!("square {square} of card {card} shows {}, not {face}", sq.face));
+                    return fail(Refusal::WrongFace { card, square, shows: sq.face, face });
                 }
-                let outer = self.has(Effect::GainOuter) && market.outer.contains(&colour);
-                (sq.colour != colour && !outer)
-                    .then(|| format!("square {square} of card {card} gives {}, not {colour}", sq.colour))
+                if sq.colour != colour && !(self.has(Effect::GainOuter) && market.outer.contains(&colour)) {
+                    return fail(Refusal::WrongColour { card, square, gives: sq.colour, colour });
+                }
+                self.face_cost(value, face, free_shift).map(|_| ())
             }
             (None, Move::Place { die, face, hex, free_shift }) => {
-                if let Err(e) = self.die_value(die).and_then(|v| self.face_cost(v, face, free_shift)) {
-                    return Some(e);
+                let value = self.die_value(die)?;
+                let Some(h) = board.hexes.get(usize::from(hex)) else { return fail(Refusal::NoHex(hex)) };
+                if h.number != face {
+                    return fail(Refusal::WrongNumber { hex, number: h.number, face });
                 }
-                if let Some(e) = hex_open(hex) {
-                    return Some(e);
-                }
-                let number = board.hexes[usize::from(hex)].number;
-                (number != face).then(|| format!("hex {hex} needs a {number}, not a {face}"))
+                hex_open(hex)?;
+                self.face_cost(value, face, free_shift).map(|_| ())
             }
         }
     }
 
     /// The number a die of this turn shows, or why it cannot be used.
-    fn die_value(&self, die: u8) -> Result<u8, String> {
+    fn die_value(&self, die: u8) -> Result<u8, Refusal> {
         match self.dice.get(usize::from(die)) {
-            None => Err(format!("there is no die {die} (dice are 0 and 1)")),
-            Some(None) => Err(format!("die {die} is already used this turn")),
+            None => Err(Refusal::NoDie(die)),
+            Some(None) => Err(Refusal::DieUsed(die)),
             Some(&Some(v)) => Ok(v),
         }
     }
 
     /// The workers to turn a die showing `value` to `face`, or why it cannot be.
-    fn face_cost(&self, value: u8, face: u8, free_shift: Option<bool>) -> Result<u8, String> {
+    fn face_cost(&self, value: u8, face: u8, free_shift: Option<bool>) -> Result<u8, Refusal> {
         if !(1..=6).contains(&face) {
-            return Err(format!("a die shows 1 to 6, not {face}"));
+            return Err(Refusal::NoFace(face));
         }
         self.shift_cost(value, face, free_shift)
     }
@@ -1363,5 +1465,51 @@ mod rule_tests {
             g.end_turn();
         }
         assert_eq!(g.turn, 7 + (8 - 3), "then the rest of the deck, a turn a card");
+    }
+}
+
+/// The free shift against the workers' top, on the hand-built position of
+/// `tests/fixtures/coe/free-shift-at-the-top.json` (ruling A8).
+#[cfg(test)]
+mod free_shift_tests {
+    use super::super::record::Record;
+    use super::*;
+
+    const AT_THE_TOP: &str = include_str!("../../../tests/fixtures/coe/free-shift-at-the-top.json");
+
+    /// Six workers, the track's top; die 0 shows 3, one step from the blue hex 5 (4); die 1
+    /// shows 4, one step from the green hex 10 (5), which touches no cube until the blue one is
+    /// placed. The free shift on die 0 leaves 6 workers, blue's worker is lost to the top, and
+    /// die 1 costs one: 5. Paying on die 0 leaves 5, blue brings back the sixth, and the free
+    /// shift turns die 1: 6, a point more.
+    #[test]
+    fn at_the_top_the_free_shift_on_the_first_die_scores_less_than_paying() {
+        let catalogue = Catalogue::house();
+        let record = Record::from_json("free-shift-at-the-top.json", AT_THE_TOP).expect("the fixture reads");
+        let (game, _) = record.replay(&catalogue, "free-shift-at-the-top.json").expect("the fixture replays");
+        assert_eq!((game.workers(), game.rules().max_workers, game.dice()), (6, 6, [Some(3), Some(4)]));
+        assert!(game.free_shift_open());
+        let blue = |free_shift| Move::Place { die: 0, face: 4, hex: 5, free_shift };
+        let green = |free_shift| Move::Place { die: 1, face: 5, hex: 10, free_shift };
+        assert_eq!(game.check(green(Some(true))).map_err(|e| e.reason), Err(Refusal::Alone(10)), "blue comes first");
+        let legal = game.legal_moves();
+        assert!(legal.contains(&blue(Some(true))) && legal.contains(&blue(Some(false))), "both are offered");
+        let end = |moves: [Move; 2]| {
+            let mut g = game.clone();
+            for mv in moves {
+                g.play(mv).unwrap_or_else(|e| panic!("{e}"));
+            }
+            assert!(g.is_over());
+            (g.workers(), g.score().total())
+        };
+        let free_first = end([blue(Some(true)), green(None)]);
+        let paid_first = end([blue(Some(false)), green(Some(true))]);
+        assert_eq!((free_first.0, paid_first.0), (5, 6));
+        assert!(free_first.1 < paid_first.1, "free shift first {free_first:?}, paid first {paid_first:?}");
+        assert_eq!(end([blue(None), green(None)]), free_first, "unsaid, the free shift goes to the first die turned");
+        // Once taken, it is refused for the second die.
+        let mut g = game.clone();
+        g.play(blue(Some(true))).expect("legal");
+        assert_eq!(g.check(green(Some(true))).map_err(|e| e.reason), Err(Refusal::FreeShiftUsed));
     }
 }
