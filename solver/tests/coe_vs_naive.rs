@@ -1,7 +1,9 @@
 //! The Cubes of Europe solver against the naive search, on games shortened to a few turns
 //! (`Rules::max_turns`): the same best score on 500 seeds and more, every line replayed and
 //! re-scored by the engine, one thread and two giving the same line, and the bound never below
-//! the naive value, also in the middle of a turn.
+//! the naive value, also in the middle of a turn. Where the free shift meets the workers' top:
+//! the hand-built position, games planted around it, and random positions with the worker
+//! effects in play and the workers high (`Rules::start_workers`, `Rules::tucked_at_start`).
 
 use rand::seq::IndexedRandom;
 use rand::{RngExt, SeedableRng};

@@ -3,7 +3,8 @@
 //! choices open now, [`Game::play`] checks and makes one. Rulings: `docs/rules/cubes-of-europe.md`.
 //!
 //! Every decision is one [`Move`]: choosing the start space, using a die (to gain a cube, place a
-//! cube or gain a worker, naming the number the die is turned to), and the choices effects open
+//! cube or gain a worker, naming the number the die is turned to and whether the free shift
+//! turns it a step), and the choices effects open
 //! (where a red cube's extra cube goes, which colour white gains, which cube goes back when the
 //! inventory overflows). Turn ends, tucks and reshuffles happen by themselves.
 
@@ -627,7 +628,9 @@ impl<'c> Game<'c> {
             && self.inventory[board.hexes[i].colour.index()] > 0
     }
 
-    /// Every legal move now, in a fixed order.
+    /// Every legal move now, in a fixed order: every move [`Game::check`] allows, less the second
+    /// die's when both dice show the same number (ruling A9); a die use says whether it takes the
+    /// free shift wherever that is open and the die is turned, both ways (ruling A8).
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut out = Vec::new();
         if self.over {
