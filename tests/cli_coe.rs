@@ -277,10 +277,8 @@ fn a_record_says_which_die_takes_the_free_shift_and_paying_first_scores_more() {
     let (code, free_first, err) =
         replayed_score("free-first.json", &free_shift_record(place(0, 4, 5, Some(true)), place(1, 5, 10, None)));
     assert_eq!(code, Some(0), "{err}");
-    let (code, paid_first, err) = replayed_score(
-        "paid-first.json",
-        &free_shift_record(place(0, 4, 5, Some(false)), place(1, 5, 10, Some(true))),
-    );
+    let (code, paid_first, err) =
+        replayed_score("paid-first.json", &free_shift_record(place(0, 4, 5, Some(false)), place(1, 5, 10, Some(true))));
     assert_eq!(code, Some(0), "{err}");
     assert_eq!(paid_first, free_first.map(|s| s + 1), "a worker more at the end is a point more");
     // Without the field, as older records: the free shift on the first die turned.
