@@ -103,7 +103,7 @@ fn solve_prints_a_proven_maximum_and_its_json_replays_to_the_same_score() {
         let (code, text, err) = run(&text_args);
         assert_eq!(code, Some(0), "{err}");
         assert!(text.contains("Maximum score (proven):"), "{text}");
-        assert!(text.contains("Perfect-score bound") && text.contains("turn  1 (dice"), "{text}");
+        assert!(text.contains("Perfect-score bound") && text.contains("turn  1 (die 0: "), "{text}");
         let mut json_args = text_args.clone();
         json_args.push("--json");
         let (code, out, err) = run(&json_args);
@@ -244,4 +244,98 @@ fn solve_draws_the_board_and_will_not_overwrite_a_file() {
     assert!(err.contains("already exists") && err.contains("--force"), "{err}");
     let (code, _, err) = run(&["coe", "solve", "--seed", "2", "--max-turns", "4", "--svg", path, "--force"]);
     assert_eq!(code, Some(0), "{err}");
+}
+
+// The free shift as the player's choice, and the dice numbered from 0 in text as in records.
+
+/// The hand-built position of the fixture (six workers, the track's top; die 0 one step from a
+/// blue hex, die 1 one step from a green hex the blue cube opens) with the last turn's two moves.
+fn free_shift_record(blue: Value, green: Value) -> String {
+    let text = std::fs::read_to_string(fixture("free-shift-at-the-top.json")).expect("fixture");
+    let mut record: Value = serde_json::from_str(&text).expect("JSON");
+    let moves = record["moves"].as_array_mut().expect("moves");
+    moves.push(blue);
+    moves.push(green);
+    record.to_string()
+}
+
+fn replayed_score(name: &str, record: &str) -> (Option<i32>, Option<u64>, String) {
+    let path = temp(name, record);
+    let (code, out, err) = run(&["coe", "replay", path.to_str().expect("path"), "--json"]);
+    let score = serde_json::from_str::<Value>(&out).ok().and_then(|v| v["score"].as_u64());
+    (code, score, err)
+}
+
+#[test]
+fn a_record_says_which_die_takes_the_free_shift_and_paying_first_scores_more() {
+    let place = |die: u8, face: u8, hex: u8, free: Option<bool>| {
+        let mut m = serde_json::json!({ "move": "place", "die": die, "face": face, "hex": hex });
+        if let Some(f) = free {
+            m["free_shift"] = Value::Bool(f);
+        }
+        m
+    };
+    let (code, free_first, err) =
+        replayed_score("free-first.json", &free_shift_record(place(0, 4, 5, Some(true)), place(1, 5, 10, None)));
+    assert_eq!(code, Some(0), "{err}");
+    let (code, paid_first, err) =
+        replayed_score("paid-first.json", &free_shift_record(place(0, 4, 5, Some(false)), place(1, 5, 10, Some(true))));
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(paid_first, free_first.map(|s| s + 1), "a worker more at the end is a point more");
+    // Without the field, as older records: the free shift on the first die turned.
+    let (_, unsaid, _) = replayed_score("unsaid.json", &free_shift_record(place(0, 4, 5, None), place(1, 5, 10, None)));
+    assert_eq!(unsaid, free_first);
+    // Twice in a turn is refused, naming the move and the rule.
+    let twice = free_shift_record(place(0, 4, 5, Some(true)), place(1, 5, 10, Some(true)));
+    let (code, _, err) = replayed_score("twice.json", &twice);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("moves[4]") && err.contains("already taken this turn"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn bad_rules_in_a_record_are_refused_naming_the_field() {
+    let text = std::fs::read_to_string(fixture("free-shift-at-the-top.json")).expect("fixture");
+    for (field, value, expected) in [
+        ("start_workers", serde_json::json!(7), "start_workers"),
+        ("tucked_at_start", serde_json::json!([2]), "tucked_at_start: 2"),
+        ("tucked_at_start", serde_json::json!([5, 5]), "listed twice"),
+    ] {
+        let mut record: Value = serde_json::from_str(&text).expect("JSON");
+        record["rules"][field] = value;
+        let (code, _, err) = replayed_score("bad-rules.json", &record.to_string());
+        assert_eq!(code, Some(2), "{field}: {err}");
+        assert!(err.contains("field `rules`") && err.contains(expected), "{field}: {err}");
+    }
+}
+
+#[test]
+fn solve_text_numbers_the_dice_as_its_json_record_does() {
+    let args = ["coe", "solve", "--seed", "4", "--max-turns", "3"];
+    let (code, text, err) = run(&args);
+    assert_eq!(code, Some(0), "{err}");
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    let (_, out, _) = run(&json_args);
+    let record: Value = serde_json::from_str(&out).expect("JSON");
+    let from_json: Vec<u64> = record["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .filter_map(|m| m.get("die").and_then(Value::as_u64))
+        .collect();
+    // Every "die N as" or "die N:" of the line's moves, after each turn's header.
+    let mut from_text = Vec::new();
+    for line in text.lines().filter(|l| l.trim_start().starts_with("turn ")) {
+        let (header, moves) = line.split_once("): ").expect("a turn line");
+        assert!(header.contains("(die 0: ") && header.contains(", die 1: "), "{line}");
+        for part in moves.split("; ") {
+            if let Some(rest) = part.strip_prefix("die ") {
+                from_text.push(rest[..1].parse::<u64>().expect("a die number"));
+            }
+        }
+    }
+    assert!(!from_json.is_empty());
+    assert_eq!(from_text, from_json, "{text}");
+    assert!(from_json.iter().all(|&d| d <= 1));
 }

@@ -98,7 +98,7 @@ impl Settings {
 
     /// The rule options the lines were solved under.
     pub fn rules(&self) -> Rules {
-        Rules { max_workers: self.max_workers, max_turns: self.max_turns }
+        Rules { max_workers: self.max_workers, max_turns: self.max_turns, ..Rules::default() }
     }
 
     /// What differs between the file's settings (`self`) and this run's, for messages.

@@ -53,6 +53,14 @@ pub fn draw(game: &Game<'_>) -> String {
     out
 }
 
+/// The dice of the turn still to use, by their numbers in moves and records (0 and 1):
+/// `die 0: 2, die 1: 4`; `no die left` when both are used.
+pub fn dice_text(game: &Game<'_>) -> String {
+    let dice: Vec<String> =
+        game.dice().iter().enumerate().filter_map(|(i, d)| d.map(|v| format!("die {i}: {v}"))).collect();
+    if dice.is_empty() { "no die left".into() } else { dice.join(", ") }
+}
+
 fn status(game: &Game<'_>, catalogue: &Catalogue) -> String {
     let inventory: Vec<String> = Colour::ALL
         .iter()
@@ -69,11 +77,11 @@ fn status(game: &Game<'_>, catalogue: &Catalogue) -> String {
             format!("{} [{}]", c.name, squares.join(" "))
         })
         .collect();
-    let dice: Vec<String> = game.dice().iter().flatten().map(u8::to_string).collect();
     format!(
-        "turn {} · dice {} · workers {} · inventory {} · market {} · score so far {}",
+        "turn {} · {}{} · workers {} · inventory {} · market {} · score so far {}",
         game.turn() + 1,
-        if dice.is_empty() { "-".into() } else { dice.join(" ") },
+        dice_text(game),
+        if game.free_shift_open() { " · free shift open" } else { "" },
         game.workers(),
         if inventory.is_empty() { "empty".into() } else { inventory.join(", ") },
         market.join(" | "),

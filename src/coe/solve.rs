@@ -76,7 +76,7 @@ impl SearchArgs {
         if !(1..=20).contains(&self.max_workers) {
             return Err(bad(format!("--max-workers: expected 1 to 20, got {}", self.max_workers)));
         }
-        Ok(Rules { max_workers: self.max_workers, max_turns: self.max_turns })
+        Ok(Rules { max_workers: self.max_workers, max_turns: self.max_turns, ..Rules::default() })
     }
 
     /// The solver's options.
@@ -202,7 +202,8 @@ pub fn run(a: SolveArgs, catalogue: &Catalogue) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The line grouped by turn: the start, then each turn's dice and moves.
+/// The line grouped by turn: the start, then each turn's dice (numbered from 0, as moves and
+/// records number them) and moves.
 pub fn turn_by_turn(catalogue: &Catalogue, instance: &Instance, rules: Rules, line: &[Move]) -> Vec<String> {
     let mut game = Game::new(catalogue, instance, rules);
     let mut out = Vec::new();
@@ -212,8 +213,7 @@ pub fn turn_by_turn(catalogue: &Catalogue, instance: &Instance, rules: Rules, li
         let turn = game.turn();
         let started = game.is_started();
         if current.is_empty() && started {
-            let dice: Vec<String> = game.dice().iter().flatten().map(u8::to_string).collect();
-            header = format!("  turn {:>2} (dice {})", turn + 1, dice.join(" "));
+            header = format!("  turn {:>2} ({})", turn + 1, super::play::dice_text(&game));
         }
         current.push(mv.to_string());
         let tucked = game.tucked().len();

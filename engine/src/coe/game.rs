@@ -3,7 +3,8 @@
 //! choices open now, [`Game::play`] checks and makes one. Rulings: `docs/rules/cubes-of-europe.md`.
 //!
 //! Every decision is one [`Move`]: choosing the start space, using a die (to gain a cube, place a
-//! cube or gain a worker, naming the number the die is turned to), and the choices effects open
+//! cube or gain a worker, naming the number the die is turned to and whether the free shift
+//! turns it a step), and the choices effects open
 //! (where a red cube's extra cube goes, which colour white gains, which cube goes back when the
 //! inventory overflows). Turn ends, tucks and reshuffles happen by themselves.
 
@@ -15,19 +16,53 @@ use super::colour::Colour;
 use super::instance::Instance;
 use super::stack::Stack;
 
-/// Rule options where players could reasonably differ, and the engine's shortened games.
+/// Rule options where players could reasonably differ, and the engine's options for tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
     /// The top of the workers track (ruling A2). Default 6.
     pub max_workers: u8,
     /// End the game after this many turns (for tests against naive search); `None` plays the
-    /// whole game. Default `None`.
+    /// whole game. Default `None` (ruling G1).
     pub max_turns: Option<usize>,
+    /// The workers on the track when the game begins ("Setup": the "1" space). Default 1; other
+    /// values exist for tests (ruling G2). A value above `max_workers` is taken as `max_workers`.
+    pub start_workers: u8,
+    /// Cards tucked under the board before the first turn, their effects in play from the start:
+    /// bit `id` set for card `id` (1 to 9). Default none; for tests (ruling G2). They leave the
+    /// deck (the rest keeps its order); the board card and ids outside 1 to 9 are ignored.
+    pub tucked_at_start: u16,
 }
 
 impl Default for Rules {
     fn default() -> Self {
-        Rules { max_workers: 6, max_turns: None }
+        Rules { max_workers: 6, max_turns: None, start_workers: 1, tucked_at_start: 0 }
+    }
+}
+
+impl Rules {
+    /// Checks the options against an instance: a workers track of 1 to 20, the start within it,
+    /// the cards tucked at the start card ids 1 to 9 other than the board.
+    pub fn check(&self, instance: &Instance) -> Result<(), String> {
+        if !(1..=20).contains(&self.max_workers) {
+            return Err(format!("max_workers: expected 1 to 20, got {}", self.max_workers));
+        }
+        if self.start_workers > self.max_workers {
+            return Err(format!(
+                "start_workers: {} is above the top of the workers track ({})",
+                self.start_workers, self.max_workers
+            ));
+        }
+        for id in 0..16u8 {
+            if self.tucked_at_start >> id & 1 == 1 && (!(1..=9).contains(&id) || id == instance.board) {
+                return Err(format!("tucked_at_start: {id} is not a card id 1 to 9 other than the board"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The ids of the cards tucked at the start, in increasing order.
+    pub fn tucked_at_start_ids(&self) -> impl Iterator<Item = u8> + '_ {
+        (1..=9u8).filter(|&id| self.tucked_at_start >> id & 1 == 1)
     }
 }
 
@@ -55,6 +90,9 @@ pub enum Move {
         square: u8,
         /// The colour taken.
         colour: Colour,
+        /// Whether the die takes the free shift (see [`Move::Place`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        free_shift: Option<bool>,
     },
     /// Use a die to place a cube on `hex` (its number must equal `face`).
     Place {
@@ -64,6 +102,15 @@ pub enum Move {
         face: u8,
         /// The hex.
         hex: u8,
+        /// Whether one step of the turning is the free shift of the `free-shift` effect ("once per
+        /// turn, you may modify a die by +1 or -1 without spending a worker"; ruling A8), the other
+        /// steps paid with workers. `Some(true)`: it is (refused when the effect is not in play,
+        /// was used this turn, or the die needs no turning); `Some(false)`: every step is paid;
+        /// `None` (records written before the choice existed): it is whenever it can be. Legal
+        /// moves say `Some(..)` where the free shift is open and the die is turned, `None`
+        /// elsewhere.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        free_shift: Option<bool>,
     },
     /// Use a die to gain a worker.
     Worker {
@@ -90,18 +137,66 @@ pub enum Move {
 }
 
 impl fmt::Display for Move {
+    /// The move as text, with the record's numbers: dice 0 and 1, hexes 0 to 18, cards 0 (the
+    /// deck's top) and 1 (the discard's top), squares 0 to 2.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let shift = |free_shift: Option<bool>| match free_shift {
+            Some(true) => " (free shift)",
+            Some(false) => " (no free shift)",
+            None => "",
+        };
         match *self {
             Move::Start { hex } => write!(f, "start on hex {hex}"),
-            Move::Gain { die, face, card, square, colour } => {
-                write!(f, "die {} as {face}: gain {colour} (card {card}, square {square})", die + 1)
+            Move::Gain { die, face, card, square, colour, free_shift } => {
+                write!(f, "die {die} as {face}{}: gain {colour} (card {card}, square {square})", shift(free_shift))
             }
-            Move::Place { die, face, hex } => write!(f, "die {} as {face}: place on hex {hex}", die + 1),
-            Move::Worker { die } => write!(f, "die {}: gain a worker", die + 1),
+            Move::Place { die, face, hex, free_shift } => {
+                write!(f, "die {die} as {face}{}: place on hex {hex}", shift(free_shift))
+            }
+            Move::Worker { die } => write!(f, "die {die}: gain a worker"),
             Move::Chain { hex } => write!(f, "red: place on hex {hex}"),
             Move::Take { colour } => write!(f, "white: gain {colour}"),
             Move::Return { colour } => write!(f, "return {colour}"),
             Move::Pass => write!(f, "pass"),
+        }
+    }
+}
+
+impl Move {
+    /// Every move a record can write for a board of 19 hexes (ruling C1), legal or not, each
+    /// die use with the free shift taken, declined and left unsaid: for exhaustive checks of
+    /// [`Game::check`] against [`Game::legal_moves`], and for the naive reference search.
+    pub fn every() -> Vec<Move> {
+        const HEXES: u8 = 19;
+        let shifts = [None, Some(true), Some(false)];
+        let mut out: Vec<Move> = (0..HEXES).map(|hex| Move::Start { hex }).collect();
+        for die in 0..2u8 {
+            for face in 1..=6u8 {
+                for free_shift in shifts {
+                    for card in 0..2u8 {
+                        for square in 0..3u8 {
+                            for colour in Colour::ALL {
+                                out.push(Move::Gain { die, face, card, square, colour, free_shift });
+                            }
+                        }
+                    }
+                    out.extend((0..HEXES).map(|hex| Move::Place { die, face, hex, free_shift }));
+                }
+            }
+            out.push(Move::Worker { die });
+        }
+        out.extend((0..HEXES).map(|hex| Move::Chain { hex }));
+        out.extend(Colour::ALL.map(|colour| Move::Take { colour }));
+        out.extend(Colour::ALL.map(|colour| Move::Return { colour }));
+        out.push(Move::Pass);
+        out
+    }
+
+    /// The die a move uses, if it uses one.
+    pub fn die(&self) -> Option<u8> {
+        match *self {
+            Move::Gain { die, .. } | Move::Place { die, .. } | Move::Worker { die } => Some(die),
+            _ => None,
         }
     }
 }
@@ -118,14 +213,133 @@ pub enum Pending {
     White,
 }
 
+impl fmt::Display for Pending {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Pending::Overflow => "return a cube (the inventory is over full)",
+            Pending::Red => "red's extra cube (a hex, or pass)",
+            Pending::White => "white's gain (a colour, or pass)",
+        })
+    }
+}
+
 /// Why a move is illegal now.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{mv} is not legal now: {reason}")]
 pub struct IllegalMove {
     /// The move.
     pub mv: Move,
     /// Why.
-    pub reason: String,
+    pub reason: Refusal,
+}
+
+/// The rule a move breaks ([`Game::check`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Refusal {
+    /// The game has ended.
+    #[error("the game is over")]
+    Over,
+    /// Nothing comes before the start space ("Setup").
+    #[error("the game starts by choosing a yellow start space")]
+    NotStarted,
+    /// A start on a hex that is not yellow.
+    #[error("hex {0} is not one of the yellow start spaces")]
+    NotAStartSpace(u8),
+    /// A second start.
+    #[error("the start space is already chosen")]
+    Started,
+    /// A hex beyond the board.
+    #[error("there is no hex {0} (hexes are 0 to 18)")]
+    NoHex(u8),
+    /// A hex already holding a cube.
+    #[error("hex {0} already holds a cube")]
+    Filled(u8),
+    /// A hex touching no cube ("adjacent to a hex already containing a cube").
+    #[error("hex {0} touches no cube")]
+    Alone(u8),
+    /// A cube the inventory does not hold.
+    #[error("the inventory holds no {0} cube")]
+    NotHeld(Colour),
+    /// White's gain of a colour no market square shows (ruling A4).
+    #[error("no market square shows {0}")]
+    NotInMarket(Colour),
+    /// An effect's choice is open and comes first.
+    #[error("an effect's choice comes first: {0}")]
+    ChoiceFirst(Pending),
+    /// A choice no effect has opened.
+    #[error("no effect's choice is open")]
+    NoChoice,
+    /// A die other than 0 and 1.
+    #[error("there is no die {0} (dice are 0 and 1)")]
+    NoDie(u8),
+    /// A die already used this turn.
+    #[error("die {0} is already used this turn")]
+    DieUsed(u8),
+    /// A face other than 1 to 6.
+    #[error("a die shows 1 to 6, not {0}")]
+    NoFace(u8),
+    /// The free shift without its card tucked.
+    #[error("the free shift is not in play (no free-shift card is tucked)")]
+    NoFreeShift,
+    /// A second free shift in a turn.
+    #[error("the free shift was already taken this turn")]
+    FreeShiftUsed,
+    /// The free shift on a die that needs no turning (ruling A8).
+    #[error("the die needs no turning, so there is no free shift to take")]
+    NothingToTurn,
+    /// Not enough workers to turn the die.
+    #[error("turning the die from {from} to {to} costs {cost} worker(s); {held} on the track")]
+    TooFewWorkers {
+        /// The die's number.
+        from: u8,
+        /// The number asked for.
+        to: u8,
+        /// The workers it costs.
+        cost: u8,
+        /// The workers on the track.
+        held: u8,
+    },
+    /// A market card that is not there.
+    #[error("there is no market card {0} (0: the deck's top, 1: the discard's)")]
+    NoCard(u8),
+    /// A central square other than 0 to 2.
+    #[error("there is no central square {0} (squares are 0 to 2)")]
+    NoSquare(u8),
+    /// A square of another face.
+    #[error("square {square} of card {card} shows {shows}, not {face}")]
+    WrongFace {
+        /// The card.
+        card: u8,
+        /// The square.
+        square: u8,
+        /// Its face.
+        shows: u8,
+        /// The face asked for.
+        face: u8,
+    },
+    /// A colour the square does not give.
+    #[error("square {square} of card {card} gives {gives}, not {colour}")]
+    WrongColour {
+        /// The card.
+        card: u8,
+        /// The square.
+        square: u8,
+        /// The colour it gives.
+        gives: Colour,
+        /// The colour asked for.
+        colour: Colour,
+    },
+    /// A hex of another number.
+    #[error("hex {hex} needs a {number}, not a {face}")]
+    WrongNumber {
+        /// The hex.
+        hex: u8,
+        /// Its number.
+        number: u8,
+        /// The face asked for.
+        face: u8,
+    },
 }
 
 /// The steps that turn a die showing `from` to show `to`, going round 1-6-1 the shorter way
@@ -172,7 +386,9 @@ impl<'c> Game<'c> {
     /// A new game: the board card laid, the market created from the instance's deck, the worker
     /// on 1 ("Setup"). The first move chooses the start space.
     pub fn new(catalogue: &'c Catalogue, instance: &'c Instance, rules: Rules) -> Game<'c> {
-        let mut deck: Stack<u8, 9> = instance.deck.iter().rev().copied().collect();
+        let tucked: Stack<u8, 9> = rules.tucked_at_start_ids().filter(|&id| id != instance.board).collect();
+        let mut deck: Stack<u8, 9> =
+            instance.deck.iter().rev().copied().filter(|id| !tucked.as_slice().contains(id)).collect();
         let mut discard = Stack::default();
         if let Some(top) = deck.pop() {
             discard.push(top);
@@ -183,12 +399,12 @@ impl<'c> Game<'c> {
             rules,
             placed: 0,
             inventory: [0; 5],
-            workers: 1,
+            workers: rules.start_workers.min(rules.max_workers),
             turn: 0,
             dice: [None, None],
             deck,
             discard,
-            tucked: Stack::default(),
+            tucked,
             reshuffled: false,
             yellows: 0,
             free_shift_used: false,
@@ -363,23 +579,40 @@ impl<'c> Game<'c> {
         colour.count() as u8 - on_board - self.inventory[colour.index()]
     }
 
-    /// The workers needed to turn a die showing `from` into `to` (steps around 1-6-1), after the
-    /// free shift where it applies; `None` if there are not enough.
-    fn shift_cost(&self, from: u8, to: u8) -> Option<u8> {
-        let steps = turn_steps(from, to);
-        let free = u8::from(steps > 0 && !self.free_shift_used && self.has(Effect::FreeShift));
-        let cost = steps - free;
-        (cost <= self.workers).then_some(cost)
+    /// Whether the free shift can still be taken this turn: the effect in play, not yet used.
+    pub fn free_shift_open(&self) -> bool {
+        !self.free_shift_used && self.has(Effect::FreeShift)
     }
 
-    fn spend_shift(&mut self, from: u8, to: u8) {
-        let steps = turn_steps(from, to);
-        let mut cost = steps;
-        if steps > 0 && !self.free_shift_used && self.has(Effect::FreeShift) {
-            self.free_shift_used = true;
-            cost -= 1;
+    /// Whether a die turned `steps` steps takes the free shift, as a move's `free_shift` says
+    /// (`None`: whenever it can); an error says why a free shift asked for cannot be taken.
+    fn takes_free_shift(&self, steps: u8, free_shift: Option<bool>) -> Result<bool, Refusal> {
+        match free_shift {
+            None => Ok(steps > 0 && self.free_shift_open()),
+            Some(false) => Ok(false),
+            Some(true) if !self.has(Effect::FreeShift) => Err(Refusal::NoFreeShift),
+            Some(true) if self.free_shift_used => Err(Refusal::FreeShiftUsed),
+            Some(true) if steps == 0 => Err(Refusal::NothingToTurn),
+            Some(true) => Ok(true),
         }
-        self.workers -= cost;
+    }
+
+    /// The workers a die showing `from` spends to show `to` (steps around 1-6-1, one of them the
+    /// free shift where the move takes it), or why it cannot.
+    fn shift_cost(&self, from: u8, to: u8, free_shift: Option<bool>) -> Result<u8, Refusal> {
+        let steps = turn_steps(from, to);
+        let cost = steps - u8::from(self.takes_free_shift(steps, free_shift)?);
+        if cost > self.workers {
+            return Err(Refusal::TooFewWorkers { from, to, cost, held: self.workers });
+        }
+        Ok(cost)
+    }
+
+    fn spend_shift(&mut self, from: u8, to: u8, free_shift: Option<bool>) {
+        let steps = turn_steps(from, to);
+        let free = self.takes_free_shift(steps, free_shift).unwrap_or(false);
+        self.free_shift_used |= free;
+        self.workers -= steps - u8::from(free);
     }
 
     fn gain_worker(&mut self) {
@@ -395,7 +628,9 @@ impl<'c> Game<'c> {
             && self.inventory[board.hexes[i].colour.index()] > 0
     }
 
-    /// Every legal move now, in a fixed order.
+    /// Every legal move now, in a fixed order: every move [`Game::check`] allows, less the second
+    /// die's when both dice show the same number (ruling A9); a die use says whether it takes the
+    /// free shift wherever that is open and the die is turned, both ways (ruling A8).
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut out = Vec::new();
         if self.over {
@@ -432,30 +667,37 @@ impl<'c> Game<'c> {
                 continue; // both dice show the same: using either is the same move
             }
             for face in 1..=6u8 {
-                if self.shift_cost(value, face).is_none() {
-                    continue;
-                }
-                for (card_pos, card) in self.market().into_iter().enumerate() {
-                    let Some(card) = card else { continue };
-                    let market = &self.card(card).market;
-                    for (square, sq) in market.central.iter().enumerate() {
-                        if sq.face != face {
-                            continue;
-                        }
-                        let mut colours = vec![sq.colour];
-                        if gain_outer {
-                            colours.extend(market.outer.iter().copied());
-                        }
-                        colours.sort();
-                        colours.dedup();
-                        for colour in colours {
-                            out.push(Move::Gain { die, face, card: card_pos as u8, square: square as u8, colour });
+                // Where the free shift is open and the die is turned, both ways (ruling A8).
+                let steps = turn_steps(value, face);
+                let shifts: &[Option<bool>] =
+                    if steps > 0 && self.free_shift_open() { &[Some(true), Some(false)] } else { &[None] };
+                for &free_shift in shifts {
+                    if self.shift_cost(value, face, free_shift).is_err() {
+                        continue;
+                    }
+                    for (card_pos, card) in self.market().into_iter().enumerate() {
+                        let Some(card) = card else { continue };
+                        let market = &self.card(card).market;
+                        for (square, sq) in market.central.iter().enumerate() {
+                            if sq.face != face {
+                                continue;
+                            }
+                            let mut colours = vec![sq.colour];
+                            if gain_outer {
+                                colours.extend(market.outer.iter().copied());
+                            }
+                            colours.sort();
+                            colours.dedup();
+                            for colour in colours {
+                                let (card, square) = (card_pos as u8, square as u8);
+                                out.push(Move::Gain { die, face, card, square, colour, free_shift });
+                            }
                         }
                     }
-                }
-                for i in 0..board.hexes.len() {
-                    if board.hexes[i].number == face && self.can_place(i) {
-                        out.push(Move::Place { die, face, hex: i as u8 });
+                    for i in 0..board.hexes.len() {
+                        if board.hexes[i].number == face && self.can_place(i) {
+                            out.push(Move::Place { die, face, hex: i as u8, free_shift });
+                        }
                     }
                 }
             }
@@ -480,30 +722,117 @@ impl<'c> Game<'c> {
         colours
     }
 
-    /// Makes a move after checking it is legal; on failure the game is unchanged.
+    /// Makes a move after checking it is legal ([`Game::check`]); on failure the game is
+    /// unchanged.
     pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
-        if !self.legal_moves().contains(&mv) {
-            let mut reason = self.why_illegal(mv);
-            if reason.is_empty() {
-                reason = "it is not among the legal moves".into();
-            }
-            return Err(IllegalMove { mv, reason });
-        }
+        self.check(mv)?;
         self.play_unchecked(mv);
         Ok(())
     }
 
-    fn why_illegal(&self, mv: Move) -> String {
+    /// Whether a move is legal now, by the rules themselves, not by looking it up among
+    /// [`Game::legal_moves`]: those are the legal moves less the second die's when both dice
+    /// show the same number (ruling A9), with the free shift always said where it is a choice.
+    /// Tests check the two against each other over [`Move::every`].
+    pub fn check(&self, mv: Move) -> Result<(), IllegalMove> {
+        self.why_illegal(mv).map_err(|reason| IllegalMove { mv, reason })
+    }
+
+    fn why_illegal(&self, mv: Move) -> Result<(), Refusal> {
+        let fail = |r: Refusal| Err(r);
         if self.over {
-            return "the game is over".into();
+            return fail(Refusal::Over);
         }
-        if !self.started && !matches!(mv, Move::Start { .. }) {
-            return "the game starts by choosing a yellow start space".into();
+        let board = self.board();
+        if !self.started {
+            return match mv {
+                Move::Start { hex }
+                    if board.hexes.get(usize::from(hex)).is_some_and(|h| h.colour == Colour::Yellow) =>
+                {
+                    Ok(())
+                }
+                Move::Start { hex } => fail(Refusal::NotAStartSpace(hex)),
+                _ => fail(Refusal::NotStarted),
+            };
         }
-        if let Some(p) = self.pending() {
-            return format!("an effect's choice comes first ({p:?})");
+        let hex_open = |hex: u8| -> Result<(), Refusal> {
+            let i = usize::from(hex);
+            let Some(h) = board.hexes.get(i) else { return fail(Refusal::NoHex(hex)) };
+            if self.placed >> i & 1 == 1 {
+                fail(Refusal::Filled(hex))
+            } else if !board.neighbours[i].iter().any(|&n| self.placed >> n & 1 == 1) {
+                fail(Refusal::Alone(hex))
+            } else if self.inventory[h.colour.index()] == 0 {
+                fail(Refusal::NotHeld(h.colour))
+            } else {
+                Ok(())
+            }
+        };
+        match (self.pending(), mv) {
+            (_, Move::Start { .. }) => fail(Refusal::Started),
+            (Some(Pending::Overflow), Move::Return { colour }) => {
+                if self.inventory[colour.index()] == 0 {
+                    fail(Refusal::NotHeld(colour))
+                } else {
+                    Ok(())
+                }
+            }
+            (Some(Pending::Red), Move::Chain { hex }) => hex_open(hex),
+            (Some(Pending::Red | Pending::White), Move::Pass) => Ok(()),
+            (Some(Pending::White), Move::Take { colour }) => {
+                if self.market_colours().contains(&colour) {
+                    Ok(())
+                } else {
+                    fail(Refusal::NotInMarket(colour))
+                }
+            }
+            (Some(p), _) => fail(Refusal::ChoiceFirst(p)),
+            (None, Move::Chain { .. } | Move::Take { .. } | Move::Return { .. } | Move::Pass) => {
+                fail(Refusal::NoChoice)
+            }
+            (None, Move::Worker { die }) => self.die_value(die).map(|_| ()),
+            (None, Move::Gain { die, face, card, square, colour, free_shift }) => {
+                let value = self.die_value(die)?;
+                let Some(id) = self.market().get(usize::from(card)).copied().flatten() else {
+                    return fail(Refusal::NoCard(card));
+                };
+                let market = &self.card(id).market;
+                let Some(sq) = market.central.get(usize::from(square)) else { return fail(Refusal::NoSquare(square)) };
+                if sq.face != face {
+                    return fail(Refusal::WrongFace { card, square, shows: sq.face, face });
+                }
+                if sq.colour != colour && !(self.has(Effect::GainOuter) && market.outer.contains(&colour)) {
+                    return fail(Refusal::WrongColour { card, square, gives: sq.colour, colour });
+                }
+                self.face_cost(value, face, free_shift).map(|_| ())
+            }
+            (None, Move::Place { die, face, hex, free_shift }) => {
+                let value = self.die_value(die)?;
+                let Some(h) = board.hexes.get(usize::from(hex)) else { return fail(Refusal::NoHex(hex)) };
+                if h.number != face {
+                    return fail(Refusal::WrongNumber { hex, number: h.number, face });
+                }
+                hex_open(hex)?;
+                self.face_cost(value, face, free_shift).map(|_| ())
+            }
         }
-        String::new()
+    }
+
+    /// The number a die of this turn shows, or why it cannot be used.
+    fn die_value(&self, die: u8) -> Result<u8, Refusal> {
+        match self.dice.get(usize::from(die)) {
+            None => Err(Refusal::NoDie(die)),
+            Some(None) => Err(Refusal::DieUsed(die)),
+            Some(&Some(v)) => Ok(v),
+        }
+    }
+
+    /// The workers to turn a die showing `value` to `face`, or why it cannot be.
+    fn face_cost(&self, value: u8, face: u8, free_shift: Option<bool>) -> Result<u8, Refusal> {
+        if !(1..=6).contains(&face) {
+            return Err(Refusal::NoFace(face));
+        }
+        self.shift_cost(value, face, free_shift)
     }
 
     /// Makes a move the caller knows is legal (from [`Game::legal_moves`]); for search. An
@@ -516,12 +845,12 @@ impl<'c> Game<'c> {
                 self.started = true;
                 self.begin_turn();
             }
-            Move::Gain { die, face, colour, .. } => {
-                self.use_die(die, face);
+            Move::Gain { die, face, colour, free_shift, .. } => {
+                self.use_die(die, face, free_shift);
                 self.gain_cube(colour);
             }
-            Move::Place { die, face, hex } => {
-                self.use_die(die, face);
+            Move::Place { die, face, hex, free_shift } => {
+                self.use_die(die, face, free_shift);
                 self.place(usize::from(hex));
             }
             Move::Worker { die } => {
@@ -549,9 +878,9 @@ impl<'c> Game<'c> {
         }
     }
 
-    fn use_die(&mut self, die: u8, face: u8) {
+    fn use_die(&mut self, die: u8, face: u8, free_shift: Option<bool>) {
         if let Some(value) = self.dice[usize::from(die)].take() {
-            self.spend_shift(value, face);
+            self.spend_shift(value, face, free_shift);
         }
     }
 
@@ -647,7 +976,7 @@ impl<'c> Game<'c> {
         for n in self.inventory {
             k = (k << 3) | u128::from(n);
         }
-        (k << 4) | u128::from(self.workers)
+        (k << 5) | u128::from(self.workers) // up to 31: the track's top is at most 20
     }
 
     /// The key without the inventory and the workers: positions alike in everything else. Of
@@ -778,7 +1107,7 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
         for seed in 0..300u64 {
             let instance = Instance::from_seed(seed);
-            let rules = Rules { max_workers: rng.random_range(3..=8), max_turns: None };
+            let rules = Rules { max_workers: rng.random_range(3..=8), ..Rules::default() };
             let mut game = Game::new(&catalogue, &instance, rules);
             let mut steps = 0;
             while !game.is_over() {
@@ -817,6 +1146,95 @@ mod tests {
             assert!(game.turn() <= super::super::instance::MAX_TURNS);
             assert!(game.turn() >= 7, "seed {seed}: the first deck alone gives 7 turns");
         }
+    }
+
+    /// Rules for random tests that reach the free shift and the workers' top often: any top
+    /// from 2 to 8, the workers starting anywhere on the track, cards (the free shift's in half
+    /// the games) tucked at the start.
+    fn busy_rules(rng: &mut impl rand::Rng, catalogue: &Catalogue, instance: &Instance) -> Rules {
+        let max_workers = rng.random_range(2..=8u8);
+        let free = catalogue.cards.iter().find(|c| c.market.effect == Effect::FreeShift).map_or(0, |c| c.id);
+        let mut tucked = 0u16;
+        for id in 1..=9u8 {
+            let p = if id == free { 0.5 } else { 0.1 };
+            if id != instance.board && rng.random_bool(p) {
+                tucked |= 1 << id;
+            }
+        }
+        Rules {
+            max_workers,
+            start_workers: rng.random_range(0..=max_workers),
+            tucked_at_start: tucked,
+            ..Rules::default()
+        }
+    }
+
+    /// The generator against the rules: at every position of random games, every listed move
+    /// passes [`Game::check`], and every move of [`Move::every`] that passes it reaches the
+    /// position of a listed move (the second die's moves, when both dice show the same number,
+    /// as the first die's: ruling A9). Free shifts taken and paid both appear.
+    #[test]
+    fn legal_moves_are_exactly_the_moves_the_rules_allow() {
+        let catalogue = Catalogue::house();
+        let every = Move::every();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(17);
+        let (mut taken, mut paid) = (0, 0);
+        for seed in 0..120u64 {
+            let instance = Instance::from_seed(seed);
+            let rules = busy_rules(&mut rng, &catalogue, &instance);
+            rules.check(&instance).expect("valid rules");
+            let mut game = Game::new(&catalogue, &instance, rules);
+            while !game.is_over() {
+                let legal = game.legal_moves();
+                let mut reached = std::collections::HashSet::new();
+                for &mv in &legal {
+                    game.check(mv).unwrap_or_else(|e| panic!("seed {seed}: listed but refused: {e}"));
+                    let mut next = game.clone();
+                    next.play_unchecked(mv);
+                    reached.insert(next.key());
+                }
+                for &mv in &every {
+                    if game.check(mv).is_err() {
+                        continue;
+                    }
+                    let same_dice = game.dice[0].is_some() && game.dice[0] == game.dice[1];
+                    let mv = match mv {
+                        Move::Gain { die: 1, face, card, square, colour, free_shift } if same_dice => {
+                            Move::Gain { die: 0, face, card, square, colour, free_shift }
+                        }
+                        Move::Place { die: 1, face, hex, free_shift } if same_dice => {
+                            Move::Place { die: 0, face, hex, free_shift }
+                        }
+                        Move::Worker { die: 1 } if same_dice => Move::Worker { die: 0 },
+                        other => other,
+                    };
+                    assert!(
+                        game.check(mv).is_ok(),
+                        "seed {seed}: {mv} refused for the first die, allowed for the second"
+                    );
+                    let mut next = game.clone();
+                    next.play_unchecked(mv);
+                    assert!(
+                        reached.contains(&next.key()),
+                        "seed {seed}: {mv} is legal but reaches no listed move's position"
+                    );
+                    match mv {
+                        Move::Gain { free_shift: Some(true), .. } | Move::Place { free_shift: Some(true), .. } => {
+                            taken += 1
+                        }
+                        Move::Gain { free_shift: Some(false), .. } | Move::Place { free_shift: Some(false), .. }
+                            if game.free_shift_open() =>
+                        {
+                            paid += 1
+                        }
+                        _ => {}
+                    }
+                }
+                let mv = *legal.choose(&mut rng).expect("a game not over has a move");
+                game.play(mv).expect("listed");
+            }
+        }
+        assert!(taken > 100 && paid > 100, "free shifts taken {taken}, declined {paid}");
     }
 
     /// An illegal move is refused and leaves the game unchanged.
@@ -917,17 +1335,44 @@ mod rule_tests {
         })
     }
 
+    /// The id of the house card whose yellow box is the free shift.
+    fn free_shift_card(catalogue: &Catalogue) -> u8 {
+        catalogue.cards.iter().find(|c| c.market.effect == Effect::FreeShift).map(|c| c.id).expect("a free shift card")
+    }
+
     #[test]
     fn turning_a_die_costs_a_worker_a_step_and_wraps_from_six_to_one() {
         let game = setup(&Catalogue::house(), &Instance::from_seed(1));
         let mut g = game.clone();
         g.workers = 1;
-        assert_eq!(g.shift_cost(6, 1), Some(1), "6 turns to 1 in one step");
-        assert_eq!(g.shift_cost(1, 6), Some(1));
-        assert_eq!(g.shift_cost(2, 4), None, "two steps need two workers");
+        assert_eq!(g.shift_cost(6, 1, None), Ok(1), "6 turns to 1 in one step");
+        assert_eq!(g.shift_cost(1, 6, None), Ok(1));
+        assert!(g.shift_cost(2, 4, None).is_err(), "two steps need two workers");
         g.workers = 3;
-        assert_eq!(g.shift_cost(2, 5), Some(3));
-        assert_eq!(g.shift_cost(4, 4), Some(0));
+        assert_eq!(g.shift_cost(2, 5, None), Ok(3));
+        assert_eq!(g.shift_cost(4, 4, None), Ok(0));
+        assert_eq!(g.shift_cost(2, 5, Some(false)), Ok(3));
+        assert!(g.shift_cost(2, 3, Some(true)).is_err(), "no free shift without its card");
+    }
+
+    /// The free shift is one step of a turning, the rest paid ("Clarifications": workers and
+    /// yellow effects on a single die); it is taken only when the move says so (or, unsaid, when
+    /// it can be), once a turn, and never on a die that needs no turning.
+    #[test]
+    fn the_free_shift_is_one_step_taken_when_the_move_says() {
+        let catalogue = Catalogue::house();
+        let mut g = setup(&catalogue, &Instance::from_seed(1));
+        g.tucked = [free_shift_card(&catalogue)].into_iter().collect();
+        g.workers = 2;
+        assert_eq!(g.shift_cost(1, 4, Some(true)), Ok(2), "three steps: the free one and two workers");
+        assert_eq!(g.shift_cost(1, 4, None), Ok(2), "unsaid: taken, as records before the choice meant");
+        assert!(g.shift_cost(1, 4, Some(false)).is_err(), "three workers needed, two held");
+        assert_eq!(g.shift_cost(3, 4, Some(false)), Ok(1));
+        assert!(g.shift_cost(4, 4, Some(true)).is_err(), "a die showing its number has nothing to turn");
+        assert_eq!(g.shift_cost(4, 4, None), Ok(0));
+        g.free_shift_used = true;
+        assert!(g.shift_cost(3, 4, Some(true)).is_err(), "once a turn");
+        assert_eq!(g.shift_cost(3, 4, None), Ok(1), "unsaid and used: paid");
     }
 
     #[test]
@@ -940,7 +1385,8 @@ mod rule_tests {
             g.inventory = [1, 0, 0, 1, 0]; // a red and a white cube
             g.workers = 6;
             let face = g.board().hexes[red].number;
-            g.play(Move::Place { die: 0, face, hex: red as u8 }).expect("the red hex touches the start");
+            g.play(Move::Place { die: 0, face, hex: red as u8, free_shift: None })
+                .expect("the red hex touches the start");
             assert_eq!(g.pending(), Some(Pending::Red));
             let moves = g.legal_moves();
             assert!(moves.contains(&Move::Pass));
@@ -1028,5 +1474,51 @@ mod rule_tests {
             g.end_turn();
         }
         assert_eq!(g.turn, 7 + (8 - 3), "then the rest of the deck, a turn a card");
+    }
+}
+
+/// The free shift against the workers' top, on the hand-built position of
+/// `tests/fixtures/coe/free-shift-at-the-top.json` (ruling A8).
+#[cfg(test)]
+mod free_shift_tests {
+    use super::super::record::Record;
+    use super::*;
+
+    const AT_THE_TOP: &str = include_str!("../../../tests/fixtures/coe/free-shift-at-the-top.json");
+
+    /// Six workers, the track's top; die 0 shows 3, one step from the blue hex 5 (4); die 1
+    /// shows 4, one step from the green hex 10 (5), which touches no cube until the blue one is
+    /// placed. The free shift on die 0 leaves 6 workers, blue's worker is lost to the top, and
+    /// die 1 costs one: 5. Paying on die 0 leaves 5, blue brings back the sixth, and the free
+    /// shift turns die 1: 6, a point more.
+    #[test]
+    fn at_the_top_the_free_shift_on_the_first_die_scores_less_than_paying() {
+        let catalogue = Catalogue::house();
+        let record = Record::from_json("free-shift-at-the-top.json", AT_THE_TOP).expect("the fixture reads");
+        let (game, _) = record.replay(&catalogue, "free-shift-at-the-top.json").expect("the fixture replays");
+        assert_eq!((game.workers(), game.rules().max_workers, game.dice()), (6, 6, [Some(3), Some(4)]));
+        assert!(game.free_shift_open());
+        let blue = |free_shift| Move::Place { die: 0, face: 4, hex: 5, free_shift };
+        let green = |free_shift| Move::Place { die: 1, face: 5, hex: 10, free_shift };
+        assert_eq!(game.check(green(Some(true))).map_err(|e| e.reason), Err(Refusal::Alone(10)), "blue comes first");
+        let legal = game.legal_moves();
+        assert!(legal.contains(&blue(Some(true))) && legal.contains(&blue(Some(false))), "both are offered");
+        let end = |moves: [Move; 2]| {
+            let mut g = game.clone();
+            for mv in moves {
+                g.play(mv).unwrap_or_else(|e| panic!("{e}"));
+            }
+            assert!(g.is_over());
+            (g.workers(), g.score().total())
+        };
+        let free_first = end([blue(Some(true)), green(None)]);
+        let paid_first = end([blue(Some(false)), green(Some(true))]);
+        assert_eq!((free_first.0, paid_first.0), (5, 6));
+        assert!(free_first.1 < paid_first.1, "free shift first {free_first:?}, paid first {paid_first:?}");
+        assert_eq!(end([blue(None), green(None)]), free_first, "unsaid, the free shift goes to the first die turned");
+        // Once taken, it is refused for the second die.
+        let mut g = game.clone();
+        g.play(blue(Some(true))).expect("legal");
+        assert_eq!(g.check(green(Some(true))).map_err(|e| e.reason), Err(Refusal::FreeShiftUsed));
     }
 }

@@ -19,6 +19,6 @@ pub mod stack;
 pub use card::{Board, Card, Effect, Market, Square};
 pub use catalogue::{Catalogue, ContentError, ContentProblem};
 pub use colour::Colour;
-pub use game::{Game, Move, Rules, Score, rank_of};
+pub use game::{Game, IllegalMove, Move, Refusal, Rules, Score, rank_of};
 pub use instance::Instance;
 pub use record::{Record, ReplayError};

@@ -9,7 +9,7 @@ use super::instance::Instance;
 use crate::source::{SyntaxError, parse_json};
 
 /// The rule options as written in a record.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RulesSetup {
     /// The top of the workers track (default 6).
@@ -18,21 +18,59 @@ pub struct RulesSetup {
     /// Shortened games: the turn after which the game ends.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_turns: Option<usize>,
+    /// The workers at the start (default 1; for tests, ruling G2).
+    #[serde(default = "default_start_workers", skip_serializing_if = "is_default_start")]
+    pub start_workers: u8,
+    /// Card ids tucked under the board before the first turn (default none; for tests, ruling G2).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tucked_at_start: Vec<u8>,
 }
 
 fn default_max_workers() -> u8 {
     Rules::default().max_workers
 }
 
-impl From<RulesSetup> for Rules {
-    fn from(r: RulesSetup) -> Rules {
-        Rules { max_workers: r.max_workers, max_turns: r.max_turns }
+fn default_start_workers() -> u8 {
+    Rules::default().start_workers
+}
+
+fn is_default_start(n: &u8) -> bool {
+    *n == default_start_workers()
+}
+
+impl RulesSetup {
+    /// The rule options, checked against the instance ([`Rules::check`]; each id tucked at the
+    /// start a card other than the board, once).
+    pub fn to_rules(&self, instance: &Instance) -> Result<Rules, String> {
+        let mut tucked = 0u16;
+        for &id in &self.tucked_at_start {
+            if !(1..=9).contains(&id) || id == instance.board {
+                return Err(format!("tucked_at_start: {id} is not a card id 1 to 9 other than the board"));
+            }
+            if tucked >> id & 1 == 1 {
+                return Err(format!("tucked_at_start: card {id} is listed twice"));
+            }
+            tucked |= 1 << id;
+        }
+        let rules = Rules {
+            max_workers: self.max_workers,
+            max_turns: self.max_turns,
+            start_workers: self.start_workers,
+            tucked_at_start: tucked,
+        };
+        rules.check(instance)?;
+        Ok(rules)
     }
 }
 
 impl From<Rules> for RulesSetup {
     fn from(r: Rules) -> RulesSetup {
-        RulesSetup { max_workers: r.max_workers, max_turns: r.max_turns }
+        RulesSetup {
+            max_workers: r.max_workers,
+            max_turns: r.max_turns,
+            start_workers: r.start_workers,
+            tucked_at_start: r.tucked_at_start_ids().collect(),
+        }
     }
 }
 
@@ -74,6 +112,14 @@ pub enum ReplayError {
     /// Not JSON of the expected shape.
     #[error(transparent)]
     Syntax(#[from] SyntaxError),
+    /// The rule options are not legal for the instance.
+    #[error("{file}: field `rules`: {message}")]
+    Rules {
+        /// The file.
+        file: String,
+        /// What is wrong.
+        message: String,
+    },
     /// The instance is not legal.
     #[error("{file}: field `instance`: {message}")]
     Instance {
@@ -127,7 +173,11 @@ impl Record {
     /// Replays every move with checked play; returns the game reached and its score.
     pub fn replay<'c>(&'c self, catalogue: &'c Catalogue, file: &str) -> Result<(Game<'c>, Score), ReplayError> {
         self.instance.check().map_err(|message| ReplayError::Instance { file: file.to_string(), message })?;
-        let mut game = Game::new(catalogue, &self.instance, self.rules.into());
+        let rules = self
+            .rules
+            .to_rules(&self.instance)
+            .map_err(|message| ReplayError::Rules { file: file.to_string(), message })?;
+        let mut game = Game::new(catalogue, &self.instance, rules);
         for (index, &mv) in self.moves.iter().enumerate() {
             game.play(mv).map_err(|error| ReplayError::Illegal { file: file.to_string(), index, error })?;
         }

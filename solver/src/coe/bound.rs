@@ -10,8 +10,13 @@
 //! - every cube placed needs a cube: held, gained by a die, or gained by a white cube (one per
 //!   white in `S`, plus a white choice already open); so `die gains >= |S| - I - white(S)`;
 //! - the dice left over can at best each gain a worker (a die always can); blue cubes and the
-//!   `placed-gains-worker` colour gain one more each, doubled by `worker-bonus`; the track's top
-//!   caps the total; no worker is spent turning dice;
+//!   `placed-gains-worker` colour gain one more each, doubled by `worker-bonus`; the dice spend
+//!   at least the fewest workers that turn them to their uses ([`DieCosts`]), one step less each
+//!   where the free shift is in play or in reach; the workers at the end are at most
+//!   `min(top, workers + gains - spent)`. In a line, each gain adds at most its count (the top
+//!   only takes away), each spend takes exactly its count, and the free shift takes a step off
+//!   one die a turn at most, whichever die the player gives it to: so whatever the order of
+//!   gains and spends, the line ends with no more workers (ruling S2);
 //! - a card is tucked only by a yellow cube: the new effects number at most the yellows in `S`
 //!   plus those placed this turn, taken from the cards still in the market piles.
 //!
@@ -162,8 +167,9 @@ struct Counts {
 /// card that can be in the market on its turn (before the reshuffle: the deck's top card then
 /// or a card already in the discard by then; after it, any card in the piles; an outer square
 /// counts, at no cost, where `gain-outer` is in play or on a card a tuck can still reach). A
-/// free shift in play or in such reach takes one step off every die. Different uses take
-/// different dice, so the cheapest dice of each use, added, spend no more than any real line.
+/// free shift in play or in such reach takes one step off every die (a line takes it off one
+/// die a turn at most, and only where it chooses to; ruling A8). Different uses take different
+/// dice, so the cheapest dice of each use, added, spend no more than any real line.
 struct DieCosts {
     /// The prefix sums of the sorted placement costs: `place[q]` for `q` die placements.
     place: Vec<u32>,

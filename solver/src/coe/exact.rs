@@ -62,7 +62,8 @@ fn value(game: &Game<'_>, memo: &mut HashMap<u128, u32>) -> u32 {
 }
 
 /// Every distinct position one turn (or the start choice) can lead to, with a line reaching it;
-/// in a fixed order.
+/// in a fixed order. Every legal move is followed: both dice first, the free shift taken and
+/// declined (ruling A8); only the second die of a double is left to the first (ruling A9).
 pub fn turn_outcomes<'c>(game: &Game<'c>) -> Vec<(Game<'c>, Vec<Move>)> {
     let turn = game.turn();
     let starting = !game.is_started();

@@ -5,7 +5,8 @@
 //!   shortened games; and every outcome of a turn.
 //! - [`search`]: the proven best score of a whole game, with its line: beam search for a first
 //!   line, then branch and bound over turn positions on threads, then the canonical line.
-//! - [`naive`]: a deliberately naive search over every line of play (no pruning, no table), the
+//! - [`naive`]: a deliberately naive search over every line of play (no pruning, no table, its
+//!   moves every move a record can write that the rules allow, not the engine's move list), the
 //!   reference the solver is tested against on shortened games.
 
 pub mod bound;

@@ -1,16 +1,67 @@
 //! A deliberately naive search: every legal move at every step, to the end of the game, keeping
 //! the best final score. No pruning, no transposition table; for shortened games only.
+//!
+//! It does not take its moves from [`Game::legal_moves`], whose narrowing it is meant to check:
+//! it tries every move a record can write ([`Move::every`]), each die use both with the free
+//! shift taken and paid for, the second die of a double as well as the first (ruling A9), and
+//! keeps those the rules allow ([`Game::check`]).
+
+use std::sync::OnceLock;
 
 use signalbox_engine::coe::{Game, Move};
 
-/// The best final score reachable from `game`, and the first line of moves (in the engine's move
-/// order) that reaches it.
+/// Every move a record can write, the free shift said (taken or paid) on every die use, by
+/// kind: the start spaces, each die's uses, and the choices effects open.
+struct Candidates {
+    start: Vec<Move>,
+    die: [Vec<Move>; 2],
+    choice: Vec<Move>,
+}
+
+fn candidates() -> &'static Candidates {
+    static ALL: OnceLock<Candidates> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut c = Candidates { start: Vec::new(), die: [Vec::new(), Vec::new()], choice: Vec::new() };
+        for mv in Move::every() {
+            match mv {
+                Move::Gain { free_shift: None, .. } | Move::Place { free_shift: None, .. } => {}
+                Move::Start { .. } => c.start.push(mv),
+                Move::Gain { die, .. } | Move::Place { die, .. } | Move::Worker { die } => {
+                    c.die[usize::from(die)].push(mv)
+                }
+                Move::Chain { .. } | Move::Take { .. } | Move::Return { .. } | Move::Pass => c.choice.push(mv),
+            }
+        }
+        c
+    })
+}
+
+/// The moves of the kind the rules ask for now (a start space first, an open effect's choice
+/// before any die, a die not yet used), each still to be checked.
+fn asked(game: &Game<'_>) -> [&'static [Move]; 2] {
+    let c = candidates();
+    if !game.is_started() {
+        [&c.start, &[]]
+    } else if game.pending().is_some() {
+        [&c.choice, &[]]
+    } else {
+        let dice = game.dice();
+        let unused = |i: usize| if dice[i].is_some() { c.die[i].as_slice() } else { &[] };
+        [unused(0), unused(1)]
+    }
+}
+
+/// The best final score reachable from `game`, and the first line of moves (in the order of
+/// [`Move::every`]) that reaches it.
 pub fn best(game: &Game<'_>) -> (u32, Vec<Move>) {
     if game.is_over() {
         return (game.score().total(), Vec::new());
     }
     let mut best: Option<(u32, Vec<Move>)> = None;
-    for mv in game.legal_moves() {
+    for mv in asked(game).into_iter().flatten().copied() {
+        if game.check(mv).is_err() {
+            continue;
+        }
         let mut next = game.clone();
         next.play_unchecked(mv);
         let (score, mut line) = self::best(&next);
