@@ -210,7 +210,7 @@ mod tests {
             .map(|r| r.parse().expect("a roll"))
             .collect();
         use rayon::prelude::*;
-        let checked: usize = (0..200u64)
+        let checked: usize = (0..300u64)
             .into_par_iter()
             .map(|index| {
                 let Some(game) = small_game(index) else { return 0 };
