@@ -706,6 +706,20 @@ pub fn link(game: &Game, colour: Colour, deadline: Option<Instant>) -> (Linked, 
     (answer, stats)
 }
 
+/// Every player's linker ([`link`]), in seat order, the players on rayon's threads (the answers
+/// do not depend on their number).
+pub fn link_all(game: &Game, deadline: Option<Instant>) -> Vec<(Colour, Linked, LinkStats)> {
+    use rayon::prelude::*;
+    let colours: Vec<Colour> = game.players().iter().map(|p| p.colour).collect();
+    colours
+        .into_par_iter()
+        .map(|c| {
+            let (linked, stats) = link(game, c, deadline);
+            (c, linked, stats)
+        })
+        .collect()
+}
+
 /// How the second pass ended.
 enum Pass {
     Found(LinkPlan),
