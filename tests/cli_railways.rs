@@ -103,10 +103,10 @@ fn no_plan_within_the_supply_is_said_and_exits_0() {
     // The regression map with no straight or curved tile left: the crossing tiles only go over
     // other players' track, and there is none.
     let text = std::fs::read_to_string(fixture("regressions/short-supply.toml")).expect("the content");
-    let text = text.replace("straight = 1", "straight = 0").replace("curved = 199", "curved = 0").replace(
-        "crossing = 31",
-        "crossing = 231",
-    );
+    let text = text
+        .replace("straight = 1", "straight = 0")
+        .replace("curved = 199", "curved = 0")
+        .replace("crossing = 31", "crossing = 231");
     let content = temp("no-supply.toml");
     std::fs::write(&content, text).expect("written");
     let content = content.to_str().expect("a path");
@@ -306,7 +306,10 @@ fn replay_prints_the_result_of_a_record_and_names_an_illegal_move() {
     std::fs::write(&file, serde_json::to_string(&broken).expect("JSON")).expect("written");
     let (code, _, err) = run(&["railways", "replay", path]);
     assert_eq!(code, Some(2), "{err}");
-    assert!(err.contains(&format!("turns[{t}][{a}] (build")) && err.contains("slot 4 is used or does not exist"), "{err}");
+    assert!(
+        err.contains(&format!("turns[{t}][{a}] (build")) && err.contains("slot 4 is used or does not exist"),
+        "{err}"
+    );
     // An unknown field, named by its JSON path.
     let mut odd: Value = serde_json::to_value(&record).expect("JSON");
     odd["turns"][0][0]["speed"] = 3.into();

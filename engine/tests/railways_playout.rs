@@ -38,8 +38,9 @@ fn two_hundred_random_games_keep_the_invariants_after_every_action() {
             let problems = game.problems();
             assert!(problems.is_empty(), "seed {seed}, turn {}, after {action}: {problems:?}", game.turns());
             if game.phase() == Phase::Roll {
-                let again = Game::from_setup(content.clone(), &game.to_setup())
-                    .unwrap_or_else(|p| panic!("seed {seed}, turn {}: the position reads back with {p:?}", game.turns()));
+                let again = Game::from_setup(content.clone(), &game.to_setup()).unwrap_or_else(|p| {
+                    panic!("seed {seed}, turn {}: the position reads back with {p:?}", game.turns())
+                });
                 assert_eq!(again.to_setup(), game.to_setup());
                 crossings += again.tiles().iter().filter(|t| t.crossing).count();
             }

@@ -335,7 +335,9 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
     };
     // Each plan tile's pile, as the engine took it.
     let crossing: Vec<bool> = match (&plan, &built) {
-        (Some(p), Some(after)) => after.tiles()[after.tiles().len() - p.tiles.len()..].iter().map(|t| t.crossing).collect(),
+        (Some(p), Some(after)) => {
+            after.tiles()[after.tiles().len() - p.tiles.len()..].iter().map(|t| t.crossing).collect()
+        }
         _ => Vec::new(),
     };
     let draws = built.as_ref().map(|after| {
@@ -434,7 +436,9 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
             Linked::Plan(p) => {
                 let linked = 4 - p.to_link.len();
                 let t = t.map_or("-".to_string(), |t| format!("{t:.2}"));
-                say!("  {c:<7} {:>3} tiles  {t:>6} turns  ({linked} of 4 cities linked)", p.tiles.len());
+                let n = p.tiles.len();
+                let tiles = if n == 1 { "tile " } else { "tiles" };
+                say!("  {c:<7} {n:>3} {tiles}  {t:>6} turns  ({linked} of 4 cities linked)");
             }
             Linked::None(NoPlan::Board) => say!("  {c:<7}   -    no way left on the board to link all four cities"),
             Linked::None(NoPlan::Supply { board }) => {
@@ -577,14 +581,17 @@ fn check(a: &CheckArgs) -> anyhow::Result<()> {
     };
     let content = match Content::from_toml(&content_label, &text) {
         Ok(c) => Arc::new(c),
-        Err(ContentError::Syntax(e)) => return refused(e.location.file.clone(), "not a content file", vec![e.to_string()]),
+        Err(ContentError::Syntax(e)) => {
+            return refused(e.location.file.clone(), "not a content file", vec![e.to_string()]);
+        }
         Err(ContentError::Invalid { file, problems }) => return refused(file, "not legal content", problems),
     };
     let (label, text) = text_or_embedded(a.sources.position.as_deref(), SAMPLE_POSITION_LABEL, SAMPLE_POSITION_JSON)?;
     let game = match Game::from_json(content.clone(), &label, &text) {
         Ok(g) => g,
         Err(e) => {
-            let what = if matches!(e, PositionError::Syntax(_)) { "not a position file" } else { "not a legal position" };
+            let what =
+                if matches!(e, PositionError::Syntax(_)) { "not a position file" } else { "not a legal position" };
             let (file, problems) = problems_of(&e);
             return refused(file, what, problems);
         }
@@ -727,10 +734,9 @@ fn run_replay(a: &ReplayArgs) -> anyhow::Result<()> {
         match winners.as_slice() {
             [] => say!("Winners: none."),
             [w] => say!("Winner: {w}."),
-            many => say!(
-                "Winners (a shared victory): {}.",
-                many.iter().map(|c| c.name()).collect::<Vec<_>>().join(", ")
-            ),
+            many => {
+                say!("Winners (a shared victory): {}.", many.iter().map(|c| c.name()).collect::<Vec<_>>().join(", "))
+            }
         }
     }
     say!("Players:");

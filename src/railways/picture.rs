@@ -240,20 +240,38 @@ fn legend(x: f64, y: f64, players: &[Colour], player: Colour, advised: bool) -> 
         g = g.add(sample(Style::Built, colour(p), yy)).add(text(&format!("{p} track, built"), x + 34.0, yy, 11.0));
     }
     let yy = next();
-    g = g.add(sample(Style::Plan, colour(player), yy)).add(text(&format!("{player}'s plan, to build"), x + 34.0, yy, 11.0));
+    g = g.add(sample(Style::Plan, colour(player), yy)).add(text(
+        &format!("{player}'s plan, to build"),
+        x + 34.0,
+        yy,
+        11.0,
+    ));
     if advised {
         let yy = next();
-        g = g.add(sample(Style::Advised, colour(player), yy)).add(text("this turn's advised builds", x + 34.0, yy, 11.0));
+        g = g.add(sample(Style::Advised, colour(player), yy)).add(text(
+            "this turn's advised builds",
+            x + 34.0,
+            yy,
+            11.0,
+        ));
     }
     let _ = next();
     let yy = next();
     g = g.add(city_dot(x + 13.0, yy - 4.0, GRAY_CITY, false)).add(text("gray city (anyone's)", x + 34.0, yy, 11.0));
     let yy = next();
-    g = g
-        .add(city_dot(x + 13.0, yy - 4.0, colour(player), false))
-        .add(text("city of a colour (its player's)", x + 34.0, yy, 11.0));
+    g = g.add(city_dot(x + 13.0, yy - 4.0, colour(player), false)).add(text(
+        "city of a colour (its player's)",
+        x + 34.0,
+        yy,
+        11.0,
+    ));
     let yy = next();
-    g = g.add(city_dot(x + 13.0, yy - 4.0, colour(player), true)).add(text("home city (thick ring)", x + 34.0, yy, 11.0));
+    g = g.add(city_dot(x + 13.0, yy - 4.0, colour(player), true)).add(text(
+        "home city (thick ring)",
+        x + 34.0,
+        yy,
+        11.0,
+    ));
     let _ = next();
     for t in [Terrain::Plains, Terrain::Mountain, Terrain::Water] {
         let yy = next();

@@ -666,14 +666,17 @@ impl Game {
             let (reached, cities) = self.network(p.colour);
             let own = self.tiles.iter().filter(|t| t.owner == p.colour).count();
             if reached.len() != own {
-                out.push(format!("{} has {} tiles not joined to its home city", p.colour, own - reached.len()));
+                let n = own - reached.len();
+                let tiles = if n == 1 { "tile" } else { "tiles" };
+                out.push(format!("{} has {n} {tiles} not joined to its home city", p.colour));
             }
             if cities != p.linked {
                 out.push(format!("{} is said to have linked {:?}, its track links {:?}", p.colour, p.linked, cities));
             }
             let count = self.cube_count(p.colour);
             if count != u32::from(CUBES_PER_COLOUR) {
-                out.push(format!("{} has {count} cubes in all, not {CUBES_PER_COLOUR}", p.colour));
+                let cubes = if count == 1 { "cube" } else { "cubes" };
+                out.push(format!("{} has {count} {cubes} in all, not {CUBES_PER_COLOUR}", p.colour));
             }
         }
         let laid = self.tiles.len() as u32;

@@ -77,13 +77,18 @@ pub enum PositionError {
     #[error(transparent)]
     Syntax(#[from] SyntaxError),
     /// The format, but not a position the rules allow.
-    #[error("{file}: not a legal position, {} problem(s):\n{}", problems.len(), bullet_list(problems))]
+    #[error("{file}: not a legal position, {}:\n{}", problem_count(problems.len()), bullet_list(problems))]
     Invalid {
         /// The file's name.
         file: String,
         /// Every problem found.
         problems: Vec<String>,
     },
+}
+
+/// "1 problem", "2 problems".
+fn problem_count(n: usize) -> String {
+    format!("{n} {}", if n == 1 { "problem" } else { "problems" })
 }
 
 impl Game {
@@ -313,6 +318,6 @@ mod tests {
             r#"{{"seats": ["blue", "yellow"], "tiles": [{{"at": [{col}, {row}], "ends": ["e", "w"], "owner": "blue"}}]}}"#
         );
         let e = refused(&text);
-        assert!(e.contains("blue has 1 tiles not joined to its home city"), "{e}");
+        assert!(e.contains("blue has 1 tile not joined to its home city") && e.contains("1 problem:"), "{e}");
     }
 }

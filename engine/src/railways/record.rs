@@ -137,8 +137,8 @@ pub struct Replay {
 pub fn replay(content: Arc<Content>, file: &str, text: &str) -> Result<Replay, PositionError> {
     let record: RecordSetup = parse_json(file, text)?;
     let invalid = |problem: String| PositionError::Invalid { file: file.to_string(), problems: vec![problem] };
-    let mut game = Game::new(content, &record.seats, record.options, record.seed)
-        .map_err(|e| invalid(format!("seats: {e}")))?;
+    let mut game =
+        Game::new(content, &record.seats, record.options, record.seed).map_err(|e| invalid(format!("seats: {e}")))?;
     let mut links = Vec::new();
     let mut completed = BTreeMap::new();
     let mut under_way = false;

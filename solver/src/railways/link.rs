@@ -161,12 +161,14 @@ impl Ports {
                 Curve::Sharp => vec![s.opposite(), s.turn(1), s.turn(-1)],
             }
         };
+        // Hexes holding other players' tiles: a tile there is laid over one (ruling T1).
+        let occupied: std::collections::HashSet<Hex> = game.tiles().iter().map(|t| t.hex).collect();
         let mut edges = Vec::new();
         for (&(h, s), &from) in &port {
             for x in exits(s) {
                 if let (Some((to, gray)), Some(ends)) = (arrive(h, x), Ends::new(s, x)) {
                     let kind = ends.kind(options.curve).unwrap_or(TileKind::Curved);
-                    let draw = Draw::tile(kind, game.tiles_on(h).next().is_some());
+                    let draw = Draw::tile(kind, occupied.contains(&h));
                     edges.push((from, to, Step { tile: Some((h, ends)), gray, draw }));
                 }
             }
@@ -362,7 +364,7 @@ fn frontier(
                     capped = true;
                     continue;
                 }
-                let d = draw.add(e.weight().draw.masked(mask));
+                let d = draw + e.weight().draw.masked(mask);
                 if !d.may_fit(supply) || beaten(&kept, &arena, v, next, d) {
                     continue;
                 }
@@ -416,7 +418,7 @@ fn combine(fronts: &[Rc<Frontier>], most: u32, supply: Supply) -> Option<(Vec<us
             if cost + p.cost + rest > limit {
                 break;
             }
-            let d = draw.add(*d);
+            let d = draw + *d;
             if !d.may_fit(supply) {
                 continue;
             }
@@ -751,7 +753,9 @@ fn within_supply(
     let longest = supply.total().min(ports.free);
     let full = mask(supply, longest);
     let mut dists: HashMap<(Terminal, Avoid), Rc<Vec<u32>>> = HashMap::new();
-    let mut fronts: HashMap<((Terminal, Terminal), Avoid, u32, [bool; 4]), Rc<Frontier>> = HashMap::new();
+    // Each edge's frontier by its ends, what it avoids, its cap and its mask.
+    type FrontierKey = ((Terminal, Terminal), Avoid, u32, [bool; 4]);
+    let mut fronts: HashMap<FrontierKey, Rc<Frontier>> = HashMap::new();
     let mut nodes: Vec<Bounded> = Vec::new();
     let mut queue: BinaryHeap<(Reverse<u32>, Reverse<usize>)> = BinaryHeap::new();
     let push = |nodes: &mut Vec<Bounded>, queue: &mut BinaryHeap<_>, node: Bounded| {
@@ -783,12 +787,8 @@ fn within_supply(
                 .clone();
             dist.push(d);
         }
-        let fewest: Vec<u32> = node
-            .edges
-            .iter()
-            .zip(&dist)
-            .map(|(&(a, _), d)| ports.node(a).map_or(u32::MAX, |n| d[n.index()]))
-            .collect();
+        let fewest: Vec<u32> =
+            node.edges.iter().zip(&dist).map(|(&(a, _), d)| ports.node(a).map_or(u32::MAX, |n| d[n.index()])).collect();
         if fewest.contains(&u32::MAX) {
             continue;
         }
@@ -898,8 +898,7 @@ fn plan(ports: &Ports, edges: &[(Terminal, Terminal)], paths: &[Path], to_link: 
         Terminal::City(c) => Some(c),
     };
     while !left.is_empty() {
-        let Some(k) = left.iter().position(|&e| reached.contains(&edges[e].0) || reached.contains(&edges[e].1))
-        else {
+        let Some(k) = left.iter().position(|&e| reached.contains(&edges[e].0) || reached.contains(&edges[e].1)) else {
             break;
         };
         let e = left.remove(k);

@@ -28,11 +28,6 @@ impl Draw {
         Draw(d)
     }
 
-    /// Both draws together.
-    pub fn add(self, other: Draw) -> Draw {
-        Draw(std::array::from_fn(|k| self.0[k] + other.0[k]))
-    }
-
     /// Whether every count is at most `other`'s.
     pub fn within(self, other: Draw) -> bool {
         (0..4).all(|k| self.0[k] <= other.0[k])
@@ -53,6 +48,14 @@ impl Draw {
         s <= supply.straight
             && c <= supply.curved
             && (s + so).saturating_sub(supply.straight) + (c + co).saturating_sub(supply.curved) <= supply.crossing
+    }
+}
+
+impl std::ops::Add for Draw {
+    type Output = Draw;
+    /// Both draws together.
+    fn add(self, other: Draw) -> Draw {
+        Draw(std::array::from_fn(|k| self.0[k] + other.0[k]))
     }
 }
 
@@ -91,7 +94,7 @@ pub struct Chain {
 /// on its path and on the paths that start from it late too), and no other: so every such set
 /// of `k - x` is tried, and the order lays every other tile first whenever it can.
 pub fn arrange(chains: &[Chain], supply: Supply) -> Option<Vec<(usize, usize)>> {
-    let all = chains.iter().flat_map(|c| &c.tiles).fold(Draw::default(), |d, &(k, o)| d.add(Draw::tile(k, o)));
+    let all = chains.iter().flat_map(|c| &c.tiles).fold(Draw::default(), |d, &(k, o)| d + Draw::tile(k, o));
     let [s, c, so, co] = all.0;
     if s > supply.straight || c > supply.curved {
         return None;
@@ -103,8 +106,7 @@ pub fn arrange(chains: &[Chain], supply: Supply) -> Option<Vec<(usize, usize)>> 
     let fits = |counts: &[usize]| {
         // Closed under "laid after": a path with a late tile has every path below it all late.
         let closed = (0..chains.len()).all(|i| {
-            counts[i] == 0
-                || (0..chains.len()).all(|j| !descends(chains, j, i) || counts[j] == over[j].len())
+            counts[i] == 0 || (0..chains.len()).all(|j| !descends(chains, j, i) || counts[j] == over[j].len())
         });
         let (mut ls, mut lc) = (0u32, 0u32);
         for (i, &n) in counts.iter().enumerate() {
@@ -142,7 +144,13 @@ fn descends(chains: &[Chain], j: usize, i: usize) -> bool {
 
 /// Every split of `left` late over tiles among the paths from `i` on (at most each path's over
 /// tiles), the first that `fits` left in `counts`.
-fn choose(over: &[Vec<TileKind>], left: usize, i: usize, counts: &mut [usize], fits: &dyn Fn(&[usize]) -> bool) -> bool {
+fn choose(
+    over: &[Vec<TileKind>],
+    left: usize,
+    i: usize,
+    counts: &mut [usize],
+    fits: &dyn Fn(&[usize]) -> bool,
+) -> bool {
     if i == over.len() {
         return left == 0 && fits(counts);
     }
@@ -225,10 +233,7 @@ mod tests {
         assert_eq!(arrange(&one, supply(0, 1, 1)), Some(vec![(0, 0), (0, 1)]));
         assert_eq!(arrange(&one, supply(1, 0, 1)), None);
         // Two paths from the network: the curved over tile can be laid first.
-        let two = [
-            Chain { parent: None, tiles: vec![(S, true)] },
-            Chain { parent: None, tiles: vec![(C, true)] },
-        ];
+        let two = [Chain { parent: None, tiles: vec![(S, true)] }, Chain { parent: None, tiles: vec![(C, true)] }];
         assert_eq!(arrange(&two, supply(1, 0, 1)), Some(vec![(1, 0), (0, 0)]));
         // A path after another: its over tiles come last whatever the order.
         let after = [
