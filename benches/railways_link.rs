@@ -6,7 +6,9 @@
 //! (`reference::small_game`) whose answer the brute force reaches; before timing both run once and
 //! must agree. Group `rx_full/linker/<case>`: the house map, four players, a seeded game after
 //! some turns of the plan-following player, timed for blue (the first seat); the case's answer is
-//! every player's fewest tiles.
+//! every player's fewest tiles. Group `rx_short/linker/<case>`: a new game on the house map with
+//! the straight pile cut to a few tiles (the curved pile makes up the 231), so the first pass's
+//! plan overdraws it and the second pass searches within the supply.
 //! Each case writes `answer.json` next to criterion's estimates; `examples/performance_report.rs`
 //! turns them into `reports/performance.md`:
 //!
@@ -23,10 +25,11 @@ use criterion::{BenchmarkId, Criterion};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
-use signalbox_engine::railways::catalogue::Content;
+use signalbox_engine::railways::catalogue::{Content, HOUSE_MAP_TOML};
 use signalbox_engine::railways::colour::Colour;
 use signalbox_engine::railways::game::Game;
 use signalbox_engine::railways::options::Options;
+use signalbox_engine::railways::track::TileKind;
 use signalbox_solver::railways::link::min_link;
 use signalbox_solver::railways::policy::play_turn;
 use signalbox_solver::railways::reference::{brute_force, small_game};
@@ -101,9 +104,37 @@ fn full(c: &mut Criterion) {
     group.finish();
 }
 
+fn short(c: &mut Criterion) {
+    let mut group = c.benchmark_group("rx_short");
+    group.sample_size(10).measurement_time(Duration::from_secs(3)).warm_up_time(Duration::from_millis(300));
+    for straight in [0u32, 3] {
+        let text = HOUSE_MAP_TOML
+            .replace("straight = 100", &format!("straight = {straight}"))
+            .replace("curved = 100", &format!("curved = {}", 200 - straight));
+        let content = Arc::new(Content::from_toml("short.toml", &text).expect("the house map, cut"));
+        let game = Game::new(content.clone(), &Colour::ALL, Options::default(), 1).expect("a game");
+        let (plan, stats) = min_link(&game, Colour::Blue).expect("a plan within the supply");
+        let straight_used =
+            plan.tiles.iter().filter(|(_, e)| e.kind(game.options().curve) == Some(TileKind::Straight)).count();
+        assert!(straight_used <= straight as usize, "the plan overdraws the straight pile");
+        let case = format!("s{straight}");
+        write_answer(
+            "rx_short",
+            "linker",
+            &case,
+            json!({"tiles": plan.tiles.len(), "straight": straight, "supply_expanded": stats.supply_expanded}),
+        );
+        group.bench_with_input(BenchmarkId::new("linker", &case), &game, |b, g| {
+            b.iter(|| min_link(black_box(g), Colour::Blue))
+        });
+    }
+    group.finish();
+}
+
 fn main() {
     let mut c = Criterion::default().configure_from_args();
     small(&mut c);
     full(&mut c);
+    short(&mut c);
     c.final_summary();
 }

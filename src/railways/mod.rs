@@ -2,24 +2,24 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use clap::Subcommand;
 use serde_json::json;
 use signalbox_engine::grid::hex::Hex;
-use signalbox_engine::railways::catalogue::{Content, HOUSE_MAP_LABEL, HOUSE_MAP_TOML};
-use signalbox_engine::railways::colour::Colour;
+use signalbox_engine::railways::catalogue::{Content, ContentError, HOUSE_MAP_LABEL, HOUSE_MAP_TOML, Supply};
+use signalbox_engine::railways::colour::{CityColour, Colour};
 use signalbox_engine::railways::dice::Roll;
-use signalbox_engine::railways::game::Action;
-use signalbox_engine::railways::game::Game;
-use signalbox_engine::railways::position::{SAMPLE_POSITION_JSON, SAMPLE_POSITION_LABEL};
+use signalbox_engine::railways::game::{Action, Game};
+use signalbox_engine::railways::position::{PositionError, SAMPLE_POSITION_JSON, SAMPLE_POSITION_LABEL};
+use signalbox_engine::railways::record::{Replay, replay};
 use signalbox_engine::railways::track::Ends;
-use signalbox_solver::railways::link::{LinkPlan, min_link};
-use signalbox_solver::railways::odds::odds;
+use signalbox_solver::railways::link::{Linked, NoPlan, link_all};
+use signalbox_solver::railways::odds::{OddsOptions, odds};
 use signalbox_solver::railways::race::{Course, expected_turns};
 use signalbox_solver::railways::roll::{Advice, best_use};
 
-use crate::input::{bad, text_or_embedded, write_new};
+use crate::input::{bad, read_text, text_or_embedded, write_new};
 
 mod picture;
 
@@ -33,18 +33,21 @@ pub struct Args {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// How far each player really is from linking their four cities: the fewest tiles each must
-    /// still build, proven, and one plan that builds that few for the player to move (or
-    /// --player).
+    /// still build within the tile supply, proven, and one plan that builds that few for the
+    /// player to move (or --player).
     ///
     /// A plan is a tree of new track over the player's network and the cities still to link:
     /// tiles only on hexes between the cities, one tile of the player per hex, no entry into
     /// another colour's city, at most two connections to a gray city, each city side entered
-    /// once, the curves of the game's options (docs/rules/railways-express.md). Terrain does not
-    /// change the count (a die face builds anywhere) but is printed for each tile, and it sets
-    /// the expected turns each plan takes under the dice (exact for that plan, by dynamic
+    /// once, the curves of the game's options, and every tile from the supply the position has
+    /// left (shared by all players): a straight or curved tile from its pile, a tile over another
+    /// player's a crossing tile while any is left (docs/rules/railways-express.md, T1 and T2).
+    /// When no plan fits the supply, it says so (JSON: "tiles": null and a "reason"). Terrain
+    /// does not change the count (a die face builds anywhere) but is printed for each tile, and
+    /// it sets the expected turns each plan takes under the dice (exact for that plan, by dynamic
     /// programming; the other players and re-rolls left out). The plan is replayed by the rules
-    /// engine before it is printed. With no POSITION, an embedded sample
-    /// position is planned.
+    /// engine before it is printed. With no POSITION, an embedded sample position is planned.
+    /// Tiles, slots and dice are numbered from 0, as in the JSON.
     ///
     /// Examples:
     ///   signalbox railways plan
@@ -52,34 +55,69 @@ enum Command {
     ///   signalbox railways plan --json
     ///   signalbox railways plan --roll SS,SC,plains,any
     ///
-    /// With --roll: every pairing and every sequence of builds that keeps to a minimum plan
-    /// (each tile brings the fewest tiles still needed down by one) is compared by the expected
+    /// With --roll: every pairing and every sequence of legal builds is searched. A build lowers
+    /// the fewest tiles still needed by one at most, and by none when it leaves every minimum
+    /// plan, which can still pay: it may turn the track so that the next tiles fit the dice. So
+    /// four builds do not always take four off the count (the sample goes from 14 to 11 with
+    /// the advised four: one of them leaves every minimum plan). The ends of turn that leave
+    /// the fewest tiles any use of the roll leaves, or one more, are compared by the expected
     /// turns still needed afterwards: exact, by dynamic programming over the plan found then,
     /// under the dice alone (re-rolls and the other players left out). Each re-roll of one or
     /// two dice is valued the same way, averaged over the new faces, with the plan of the
     /// position held fixed.
     #[command(verbatim_doc_comment)]
     Plan(PlanArgs),
+    /// Checks a position (and --content) against every rule and lists every problem found, or
+    /// says it is legal. Exit code 0 for a legal position, 2 for an illegal one.
+    ///
+    /// Examples:
+    ///   signalbox railways check position.json
+    ///   signalbox railways check position.json --content board.toml --json
+    #[command(verbatim_doc_comment)]
+    Check(CheckArgs),
+    /// Replays a game record (docs/formats/railways-position.md, Record) with every rule
+    /// checked and prints the result: the turns played, who linked which city on which turn,
+    /// who linked all four, the winners once the game is over, and each player's state. An
+    /// illegal move is named by its place, turns[t][a] (from 0), and exits with code 2.
+    ///
+    /// Examples:
+    ///   signalbox railways replay game.json
+    ///   signalbox railways replay game.json --json
+    #[command(verbatim_doc_comment)]
+    Replay(ReplayArgs),
     /// Each player's chance to win from the position, by playing it out many times: every
     /// player follows its minimum link plan and plays each roll at its best for that plan (the
     /// pairing and builds that leave the fewest expected turns, and a re-roll with a cube when
     /// one lowers them; the same reckoning as plan --roll with the plan held fixed). Prints each
-    /// chance with its 95% interval.
+    /// chance with its 95% interval; a progress bar on a terminal.
     ///
-    /// Game i rolls its dice from seed SEED + i, so the answer is the same on every machine and
-    /// thread count.
+    /// Game i rolls its dice from seed SEED + i, so the answer for a number of games is the same
+    /// on every machine and thread count. With --time-limit, games are played until the limit
+    /// (or --games) and the number played is reported: the same answer as --games with that
+    /// number.
     ///
     /// Examples:
     ///   signalbox railways odds
     ///   signalbox railways odds position.json --games 5000 --json
+    ///   signalbox railways odds --time-limit 60 --threads 2
     #[command(verbatim_doc_comment)]
     Odds(OddsArgs),
 }
 
-#[derive(clap::Args, Debug)]
-struct PlanArgs {
+/// Where the components and the position come from.
+#[derive(clap::Args, Debug, Clone)]
+struct Sources {
     /// A position (JSON, docs/formats/railways-position.md); default: the embedded sample.
     position: Option<PathBuf>,
+    /// Content file (TOML, docs/formats/railways-content.md); default: the embedded house map.
+    #[arg(long, value_name = "FILE")]
+    content: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+struct PlanArgs {
+    #[command(flatten)]
+    sources: Sources,
     /// The player to plan for (blue, yellow, red, purple); default: the player to move.
     #[arg(long, value_name = "COLOUR")]
     player: Option<String>,
@@ -88,52 +126,103 @@ struct PlanArgs {
     /// use of the roll and whether a re-roll with a cube pays.
     #[arg(long, value_name = "DICE")]
     roll: Option<String>,
-    /// Print JSON: `tiles` (the fewest), `plan` (each tile's hex, sides and terrain), `to_link`,
-    /// every player's fewest tiles and expected turns, and with --roll the advice (`roll`).
+    /// Print JSON: `tiles` (the fewest, or null with a `reason`), `proven`, `at_least` (a lower
+    /// bound), `plan` (each tile's hex, sides, kind, terrain and whether it takes a crossing
+    /// tile), `draws` and `supply` (the piles before the plan), `to_link`, every player's fewest
+    /// tiles and expected turns, and with --roll the advice (`roll`).
     #[arg(long)]
     json: bool,
-    /// Draw the map, the track and the plan (dashed) to FILE (SVG); with --roll, the advised
-    /// builds too (solid, on a dark edge).
+    /// Draw the map, the track and the plan to FILE (SVG); with --roll, the advised builds too.
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
     /// Replace an existing --svg file.
     #[arg(long)]
     force: bool,
+    /// Stop searching after S seconds (the whole command): each player's answer is then the
+    /// plan if one was found, else a lower bound, labelled not proven.
+    #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = crate::flags::seconds)]
+    time_limit: Option<Duration>,
+    /// Threads (default: one per core): the players are planned side by side, and the builds of
+    /// --roll. The answer does not depend on it.
+    #[arg(long, value_name = "T", allow_negative_numbers = true, value_parser = crate::flags::threads)]
+    threads: Option<usize>,
+}
+
+#[derive(clap::Args, Debug)]
+struct CheckArgs {
+    #[command(flatten)]
+    sources: Sources,
+    /// Print JSON: `legal`, `file` (the file with the problems), `problems` (every one found),
+    /// and for a legal position its summary.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args, Debug)]
+struct ReplayArgs {
+    /// A game record (JSON, docs/formats/railways-position.md, Record).
+    record: PathBuf,
     /// Content file (TOML, docs/formats/railways-content.md); default: the embedded house map.
     #[arg(long, value_name = "FILE")]
     content: Option<PathBuf>,
+    /// Print JSON: `turns`, `over`, `under_way`, `active`, `triggered`, `winners`, `links`
+    /// (turn, colour, city), `completed` (the turn each player linked its four cities), `players`
+    /// (cubes, tiles, linked cities) and `supply`.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(clap::Args, Debug)]
 struct OddsArgs {
-    /// A position (JSON, docs/formats/railways-position.md); default: the embedded sample.
-    position: Option<PathBuf>,
-    /// Games to play out (500 give intervals about 4 points either side of an even chance).
-    #[arg(long, default_value_t = 500)]
-    games: usize,
+    #[command(flatten)]
+    sources: Sources,
+    /// Games to play out (default 500, or as many as the --time-limit allows; 500 give intervals
+    /// about 4 points either side of an even chance).
+    #[arg(long)]
+    games: Option<usize>,
     /// The seed of the first game's dice.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Print JSON: each player's `chance` and `interval`, `games`, `mean_turns`.
+    /// Play games until S seconds have passed (and at most --games), and report how many.
+    #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = crate::flags::seconds)]
+    time_limit: Option<Duration>,
+    /// Threads (default: one per core). The answer for a number of games does not depend on it.
+    #[arg(long, value_name = "T", allow_negative_numbers = true, value_parser = crate::flags::threads)]
+    threads: Option<usize>,
+    /// Print JSON: each player's `chance` and `interval`, `games`, `stopped`, `mean_turns`.
     #[arg(long)]
     json: bool,
-    /// Content file (TOML, docs/formats/railways-content.md); default: the embedded house map.
-    #[arg(long, value_name = "FILE")]
-    content: Option<PathBuf>,
 }
 
 /// Runs a Railways Express command.
 pub fn run(args: Args) -> anyhow::Result<()> {
     match args.command {
         Command::Plan(a) => plan(a),
+        Command::Check(a) => check(&a),
+        Command::Replay(a) => run_replay(&a),
         Command::Odds(a) => run_odds(a),
     }
 }
 
-fn load(content: Option<&Path>, position: Option<&Path>) -> anyhow::Result<(String, Game)> {
+/// `n` and the noun, singular for one.
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// `x` with a negative zero made positive, for printing (an empty sum of floats is -0.0).
+fn plain(x: f64) -> f64 {
+    x + 0.0
+}
+
+fn load_content(content: Option<&Path>) -> anyhow::Result<(String, Arc<Content>)> {
     let (label, text) = text_or_embedded(content, HOUSE_MAP_LABEL, HOUSE_MAP_TOML)?;
     let content = Content::from_toml(&label, &text).map(Arc::new).map_err(|e| bad(e.to_string()))?;
-    let (label, text) = text_or_embedded(position, SAMPLE_POSITION_LABEL, SAMPLE_POSITION_JSON)?;
+    Ok((label, content))
+}
+
+fn load(sources: &Sources) -> anyhow::Result<(String, Game)> {
+    let (_, content) = load_content(sources.content.as_deref())?;
+    let (label, text) = text_or_embedded(sources.position.as_deref(), SAMPLE_POSITION_LABEL, SAMPLE_POSITION_JSON)?;
     let game = Game::from_json(content, &label, &text).map_err(|e| bad(e.to_string()))?;
     Ok((label, game))
 }
@@ -152,8 +241,28 @@ fn city_names(game: &Game, cities: &[usize]) -> Vec<String> {
     cities.iter().map(|&c| game.content().cities[c].name.clone()).collect()
 }
 
+fn supply_text(s: Supply) -> String {
+    format!("{} straight, {} curved, {} crossing", s.straight, s.curved, s.crossing)
+}
+
+/// Why a player has no plan, in words (the JSON's `reason`).
+fn reason(answer: &Linked, supply: Supply) -> Option<String> {
+    match answer {
+        Linked::Plan(_) => None,
+        Linked::None(NoPlan::Board) => Some("no way left on the board to link all four cities".to_string()),
+        Linked::None(NoPlan::Supply { board }) => Some(format!(
+            "no plan within the supply: the fewest tiles on the board are {board}, but the supply left ({}) cannot provide any plan in an order the rules allow",
+            supply_text(supply)
+        )),
+        Linked::Stopped { at_least } => Some(format!(
+            "stopped at the time limit before a plan was found: at least {} (a lower bound; the fewest is not proven)",
+            count(*at_least, "tile", "tiles")
+        )),
+    }
+}
+
 fn plan(a: PlanArgs) -> anyhow::Result<()> {
-    let (label, game) = load(a.content.as_deref(), a.position.as_deref())?;
+    let (label, game) = load(&a.sources)?;
     let player = match &a.player {
         Some(p) => {
             let c: Colour = p.parse().map_err(|e: String| bad(format!("--player: {e}")))?;
@@ -186,35 +295,72 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
             Some(roll)
         }
     };
-    let advice: Option<Advice> = roll.and_then(|r| best_use(&game, r));
+    // The output file is checked before any work starts.
+    if let Some(path) = &a.svg
+        && path.exists()
+        && !a.force
+    {
+        return Err(bad(format!("{}: already exists; pass --force to replace it", path.display())));
+    }
     let started = Instant::now();
-    let all: Vec<(Colour, Option<LinkPlan>)> =
-        game.players().iter().map(|p| (p.colour, min_link(&game, p.colour).map(|(plan, _)| plan))).collect();
+    let deadline = a.time_limit.map(|t| started + t);
+    let (all, advice): (Vec<(Colour, Linked)>, Option<Advice>) = signalbox_solver::threads::install(a.threads, || {
+        let all: Vec<(Colour, Linked)> = link_all(&game, deadline).into_iter().map(|(c, l, _)| (c, l)).collect();
+        let mine_found = all.iter().any(|(c, l)| *c == player && l.plan().is_some());
+        let advice = roll.filter(|_| mine_found).and_then(|r| best_use(&game, r, deadline));
+        (all, advice)
+    });
     let seconds = started.elapsed().as_secs_f64();
     // The expected turns to build each plan under the dice alone (exact for that plan).
     let turns: Vec<Option<f64>> = all
         .iter()
-        .map(|(_, p)| {
-            p.as_ref().map(|p| expected_turns(&Course::of(p, game.content(), game.options().curve), game.content()))
+        .map(|(_, l)| {
+            l.plan().map(|p| expected_turns(&Course::of(p, game.content(), game.options().curve), game.content()))
         })
         .collect();
-    let plan = all.iter().find(|(c, _)| *c == player).and_then(|(_, p)| p.clone());
-    // The certificate: the engine builds the plan from the position and the cities are linked.
-    if let Some(p) = &plan {
-        let after = game
-            .with_track(player, &p.tiles)
-            .map_err(|(i, e)| anyhow::anyhow!("the plan's tile {} failed its check: {e}", i + 1))?;
-        anyhow::ensure!(after.has_linked_all(player), "the plan does not link {player}'s cities");
-    }
+    let supply = game.supply();
+    let mine = &all.iter().find(|(c, _)| *c == player).map(|(_, l)| l.clone()).unwrap_or(Linked::None(NoPlan::Board));
+    let plan = mine.plan().cloned();
+    // The certificate: the engine builds the plan from the position, each tile from the supply,
+    // and the cities are linked.
+    let built: Option<Game> = match &plan {
+        Some(p) => {
+            let after = game
+                .with_track(player, &p.tiles)
+                .map_err(|(i, e)| anyhow::anyhow!("the plan's tile {i} failed its check: {e}"))?;
+            anyhow::ensure!(after.has_linked_all(player), "the plan does not link {player}'s cities");
+            Some(after)
+        }
+        None => None,
+    };
+    // Each plan tile's pile, as the engine took it.
+    let crossing: Vec<bool> = match (&plan, &built) {
+        (Some(p), Some(after)) => {
+            after.tiles()[after.tiles().len() - p.tiles.len()..].iter().map(|t| t.crossing).collect()
+        }
+        _ => Vec::new(),
+    };
+    let draws = built.as_ref().map(|after| {
+        let left = after.supply();
+        Supply {
+            straight: supply.straight - left.straight,
+            curved: supply.curved - left.curved,
+            crossing: supply.crossing - left.crossing,
+        }
+    });
     let terrain = |hex: Hex| game.content().terrain(hex).map_or("?".to_string(), |t| t.to_string());
     let kind = |ends: Ends| ends.kind(game.options().curve).map_or("?".to_string(), |k| k.to_string());
+    let proven = !matches!(mine, Linked::Stopped { .. });
     if let Some(path) = &a.svg {
-        let mut title = match &plan {
-            Some(p) => format!("{player}: {} tiles to link all four cities", p.tiles.len()),
-            None => format!("{player}: no way to link all four cities"),
+        let title = match (&plan, mine) {
+            (Some(p), _) => format!("{player}: {} to link all four cities", count(p.tiles.len(), "tile", "tiles")),
+            (None, Linked::None(NoPlan::Supply { .. })) => format!("{player}: no plan within the supply"),
+            (None, Linked::Stopped { at_least }) => format!("{player}: at least {at_least} tiles (stopped)"),
+            (None, _) => format!("{player}: no way to link all four cities"),
         };
+        let mut title = vec![title];
         if let (Some(r), Some(adv)) = (roll, &advice) {
-            title.push_str(&format!("; roll {r}: {} builds (solid)", adv.best.builds.len()));
+            title.push(format!("Roll {r}: {} advised", count(adv.best.builds.len(), "build", "builds")));
         }
         let tiles = plan.as_ref().map_or(&[][..], |p| &p.tiles[..]);
         let advised: Vec<(Hex, Ends)> = advice
@@ -231,24 +377,41 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
         let tiles: Vec<serde_json::Value> = plan
             .iter()
             .flat_map(|p| &p.tiles)
-            .map(
-                |&(hex, ends)| json!({"at": at(&game, hex), "ends": ends, "kind": kind(ends), "terrain": terrain(hex)}),
-            )
+            .zip(crossing.iter().copied().chain(std::iter::repeat(false)))
+            .map(|(&(hex, ends), crossing)| {
+                json!({"at": at(&game, hex), "ends": ends, "kind": kind(ends), "terrain": terrain(hex), "crossing": crossing})
+            })
             .collect();
         let players: Vec<serde_json::Value> = all
             .iter()
             .zip(&turns)
-            .map(|((c, p), t)| {
-                json!({"colour": c, "tiles": p.as_ref().map(|p| p.tiles.len()), "expected_turns": t, "to_link": p.as_ref().map(|p| city_names(&game, &p.to_link))})
+            .map(|((c, l), t)| {
+                json!({
+                    "colour": c,
+                    "tiles": l.plan().map(|p| p.tiles.len()),
+                    "proven": !matches!(l, Linked::Stopped { .. }),
+                    "reason": reason(l, supply),
+                    "expected_turns": t,
+                    "to_link": l.plan().map(|p| city_names(&game, &p.to_link)),
+                })
             })
             .collect();
+        let at_least = match mine {
+            Linked::Plan(p) => Some(p.tiles.len()),
+            Linked::Stopped { at_least } => Some(*at_least),
+            Linked::None(_) => None,
+        };
         let out = json!({
             "position": label,
             "player": player,
             "tiles": plan.as_ref().map(|p| p.tiles.len()),
+            "reason": reason(mine, supply),
+            "proven": proven,
+            "at_least": at_least,
             "plan": tiles,
+            "draws": draws.map(|d| json!({"straight": d.straight, "curved": d.curved, "crossing": d.crossing})),
+            "supply": {"straight": supply.straight, "curved": supply.curved, "crossing": supply.crossing},
             "to_link": plan.as_ref().map(|p| city_names(&game, &p.to_link)),
-            "proven": true,
             "players": players,
             "seconds": seconds,
             "roll": advice.as_ref().map(|adv| advice_json(&game, adv)),
@@ -257,37 +420,65 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     let mover = game.players()[game.active()].colour;
-    say!("Railways Express · {label} · {} players, {mover} to play (turn {})", game.players().len(), game.turns() + 1);
+    say!(
+        "Railways Express · {label} · {}, {mover} to play after {}",
+        count(game.players().len(), "player", "players"),
+        count(game.turns() as usize, "turn", "turns")
+    );
     say!("Map: {}", content_label(game.content()));
-    say!("Fewest tiles still to build to link all four cities (proven), and the turns that plan takes on average:");
-    for ((c, p), t) in all.iter().zip(&turns) {
-        match p {
-            Some(p) => {
+    say!("Supply left (shared by all players): {}", supply_text(supply));
+    say!(
+        "Fewest tiles still to build within the supply to link all four cities{}, and the turns that plan takes on average:",
+        if all.iter().all(|(_, l)| !matches!(l, Linked::Stopped { .. })) { " (proven)" } else { "" }
+    );
+    for ((c, l), t) in all.iter().zip(&turns) {
+        match l {
+            Linked::Plan(p) => {
                 let linked = 4 - p.to_link.len();
                 let t = t.map_or("-".to_string(), |t| format!("{t:.2}"));
-                say!("  {c:<7} {:>3} tiles  {t:>6} turns  ({linked} of 4 cities linked)", p.tiles.len());
+                let n = p.tiles.len();
+                let tiles = if n == 1 { "tile " } else { "tiles" };
+                say!("  {c:<7} {n:>3} {tiles}  {t:>6} turns  ({linked} of 4 cities linked)");
             }
-            None => say!("  {c:<7}   -    no way left to link all four cities"),
+            Linked::None(NoPlan::Board) => say!("  {c:<7}   -    no way left on the board to link all four cities"),
+            Linked::None(NoPlan::Supply { board }) => {
+                say!("  {c:<7}   -    no plan within the supply ({board} tiles on the board)")
+            }
+            Linked::Stopped { at_least } => {
+                say!("  {c:<7} >={at_least:>2} tiles  stopped at the time limit: a lower bound, the fewest not proven")
+            }
         }
     }
     say!();
-    match &plan {
-        None => say!("{player} cannot link all four cities any more."),
-        Some(p) if p.tiles.is_empty() => say!("{player} has linked all four cities."),
-        Some(p) => {
+    match (&plan, mine) {
+        (None, Linked::Stopped { at_least }) => say!(
+            "{player}: stopped at the time limit before a plan was found, so the fewest tiles are not proven; every plan within the supply has at least {}.",
+            count(*at_least, "tile", "tiles")
+        ),
+        (None, Linked::None(NoPlan::Supply { board })) => say!(
+            "{player}: no plan within the supply. The fewest tiles on the board are {board}, but the supply left ({}) cannot provide any plan in an order the rules allow.",
+            supply_text(supply)
+        ),
+        (None, _) => say!("{player} cannot link all four cities any more."),
+        (Some(p), _) if p.tiles.is_empty() => say!("{player} has linked all four cities."),
+        (Some(p), _) => {
             say!(
-                "{player}: {} tiles to link {} ({:.1} ms for all players):",
-                p.tiles.len(),
+                "{player}: {} to link {} ({:.1} ms for all players):",
+                count(p.tiles.len(), "tile", "tiles"),
                 city_names(&game, &p.to_link).join(", "),
                 seconds * 1e3
             );
             for (i, &(hex, ends)) in p.tiles.iter().enumerate() {
                 let [c, r] = at(&game, hex);
-                say!("  {:>3}. {:<8} {ends:<6} on [{c}, {r}] ({})", i + 1, kind(ends), terrain(hex));
+                let pile = if crossing.get(i) == Some(&true) { ", a crossing tile" } else { "" };
+                say!("  {i:>3}. {:<8} {ends:<6} on [{c}, {r}] ({}{pile})", kind(ends), terrain(hex));
+            }
+            if let Some(d) = draws {
+                say!("From the supply: {}.", supply_text(d));
             }
             say!(
-                "Checked: the rules engine built these {} tiles from the position, in this order, and {player}'s four cities are linked.",
-                p.tiles.len()
+                "Checked: the rules engine built these {} from the position, in this order, each from the supply, and {player}'s four cities are linked.",
+                count(p.tiles.len(), "tile", "tiles")
             );
         }
     }
@@ -295,21 +486,26 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
         say!();
         say!("Roll: {roll}");
         let b = &adv.best;
+        let searched = if adv.complete { "" } else { "; stopped at the time limit: the best of those searched" };
         say!(
-            "Best use ({} ends of turn compared): pair {} and build {}:",
-            adv.considered,
-            if b.crossed { "track die 1 with terrain die 2" } else { "track die 1 with terrain die 1" },
+            "Best use ({} compared{searched}): pair {} and build {}:",
+            count(adv.considered, "end of turn", "ends of turn"),
+            if b.crossed {
+                "track die 0 with terrain die 1 (and 1 with 0)"
+            } else {
+                "track die 0 with terrain die 0 (and 1 with 1)"
+            },
             b.builds.len()
         );
         for (i, action) in b.builds.iter().enumerate() {
             if let &Action::Build { hex, ends, slot } = action {
                 let [c, r] = at(&game, hex);
-                say!("  {:>3}. {:<8} {ends:<6} on [{c}, {r}] ({}), slot {}", i + 1, kind(ends), terrain(hex), slot + 1);
+                say!("  {i:>3}. {:<8} {ends:<6} on [{c}, {r}] ({}), slot {slot}", kind(ends), terrain(hex));
             }
         }
         say!(
-            "Afterwards: {} tiles still to build, {:.2} expected turns more (exact for the plan then, under the dice alone).",
-            b.remaining,
+            "Afterwards: {} still to build, {:.2} expected turns more (exact for the plan then, under the dice alone).",
+            count(b.remaining, "tile", "tiles"),
             b.turns
         );
         match adv.rerolls.first() {
@@ -328,7 +524,11 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
         }
     } else if roll.is_some() {
         say!();
-        say!("{player} cannot link all four cities any more: no use of the roll helps.");
+        match mine {
+            Linked::Stopped { .. } => say!("No advice for the roll: its plan was not found within the time limit."),
+            _ if plan.is_some() => say!("No advice for the roll: the time limit came first."),
+            _ => say!("{player} cannot link all four cities within the supply: no use of the roll helps."),
+        }
     }
     if let Some(path) = &a.svg {
         say!("Picture: {}", path.display());
@@ -342,7 +542,7 @@ fn advice_json(game: &Game, adv: &Advice) -> serde_json::Value {
         .builds
         .iter()
         .filter_map(|a| match *a {
-            Action::Build { hex, ends, slot } => Some(json!({"at": at(game, hex), "ends": ends, "slot": slot + 1})),
+            Action::Build { hex, ends, slot } => Some(json!({"at": at(game, hex), "ends": ends, "slot": slot})),
             _ => None,
         })
         .collect();
@@ -354,36 +554,246 @@ fn advice_json(game: &Game, adv: &Advice) -> serde_json::Value {
         "remaining": adv.best.remaining,
         "turns": adv.best.turns,
         "considered": adv.considered,
+        "complete": adv.complete,
         "keep": adv.keep,
         "rerolls": rerolls,
     })
 }
 
+/// The file a content or position error is about, and every problem in it.
+fn problems_of(error: &PositionError) -> (String, Vec<String>) {
+    match error {
+        PositionError::Syntax(e) => (e.location.file.clone(), vec![e.to_string()]),
+        PositionError::Invalid { file, problems } => (file.clone(), problems.clone()),
+    }
+}
+
+fn check(a: &CheckArgs) -> anyhow::Result<()> {
+    let (content_label, text) = text_or_embedded(a.sources.content.as_deref(), HOUSE_MAP_LABEL, HOUSE_MAP_TOML)?;
+    let refused = |file: String, what: &str, problems: Vec<String>| -> anyhow::Result<()> {
+        let n = count(problems.len(), "problem", "problems");
+        if a.json {
+            say!("{}", serde_json::to_string_pretty(&json!({"legal": false, "file": file, "problems": problems}))?);
+            return Err(bad(format!("{file}: {what}, {n}")));
+        }
+        let list: Vec<String> = problems.iter().map(|p| format!("  - {p}")).collect();
+        Err(bad(format!("{file}: {what}, {n}:\n{}", list.join("\n"))))
+    };
+    let content = match Content::from_toml(&content_label, &text) {
+        Ok(c) => Arc::new(c),
+        Err(ContentError::Syntax(e)) => {
+            return refused(e.location.file.clone(), "not a content file", vec![e.to_string()]);
+        }
+        Err(ContentError::Invalid { file, problems }) => return refused(file, "not legal content", problems),
+    };
+    let (label, text) = text_or_embedded(a.sources.position.as_deref(), SAMPLE_POSITION_LABEL, SAMPLE_POSITION_JSON)?;
+    let game = match Game::from_json(content.clone(), &label, &text) {
+        Ok(g) => g,
+        Err(e) => {
+            let what =
+                if matches!(e, PositionError::Syntax(_)) { "not a position file" } else { "not a legal position" };
+            let (file, problems) = problems_of(&e);
+            return refused(file, what, problems);
+        }
+    };
+    let mover = game.players()[game.active()].colour;
+    let colours: Vec<Colour> = game.players().iter().map(|p| p.colour).collect();
+    let supply = game.supply();
+    if a.json {
+        let players: Vec<serde_json::Value> = game
+            .players()
+            .iter()
+            .map(|p| {
+                let own = content.cities_of(p.colour).iter().filter(|c| p.linked.contains(c)).count();
+                json!({
+                    "colour": p.colour,
+                    "cubes": p.cubes,
+                    "tiles": game.tiles().iter().filter(|t| t.owner == p.colour).count(),
+                    "own_cities_linked": own,
+                    "linked": city_names(&game, &p.linked.iter().copied().collect::<Vec<_>>()),
+                })
+            })
+            .collect();
+        let out = json!({
+            "legal": true,
+            "position": label,
+            "content": content_label,
+            "problems": [],
+            "seats": colours,
+            "active": mover,
+            "turns": game.turns(),
+            "over": game.is_over(),
+            "tiles": game.tiles().len(),
+            "supply": {"straight": supply.straight, "curved": supply.curved, "crossing": supply.crossing},
+            "players": players,
+        });
+        say!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    say!("{content_label}: {}", content_label_of(&content));
+    say!(
+        "{label}: a legal Railways Express position: {} ({}), {mover} to play after {}, {} laid, supply left {}",
+        count(colours.len(), "player", "players"),
+        colours.iter().map(|c| c.name()).collect::<Vec<_>>().join(", "),
+        count(game.turns() as usize, "turn", "turns"),
+        count(game.tiles().len(), "tile", "tiles"),
+        supply_text(supply)
+    );
+    Ok(())
+}
+
+fn content_label_of(content: &Content) -> String {
+    let grays = content.cities.iter().filter(|c| c.colour == CityColour::Gray).count();
+    format!(
+        "{}: {} hexes, {} cities ({grays} gray), {} tiles",
+        content_label(content),
+        content.hexes.len(),
+        content.cities.len(),
+        content.supply.total()
+    )
+}
+
+fn run_replay(a: &ReplayArgs) -> anyhow::Result<()> {
+    let (_, content) = load_content(a.content.as_deref())?;
+    let label = a.record.display().to_string();
+    let text = read_text(&a.record)?;
+    let Replay { game, links, completed, under_way } =
+        replay(content.clone(), &label, &text).map_err(|e| bad(e.to_string()))?;
+    let played = game.turns() as usize;
+    let winners = game.winners();
+    let triggered = game.to_setup().triggered;
+    let active = (!game.is_over()).then(|| game.players()[game.active()].colour);
+    let name = |c: usize| content.cities[c].name.clone();
+    let own_linked = |colour: Colour| {
+        let seat = game.seat(colour).unwrap_or(0);
+        content.cities_of(colour).iter().filter(|c| game.players()[seat].linked.contains(c)).count()
+    };
+    let supply = game.supply();
+    if a.json {
+        let links: Vec<serde_json::Value> =
+            links.iter().map(|l| json!({"turn": l.turn, "colour": l.colour, "city": name(l.city)})).collect();
+        let players: Vec<serde_json::Value> = game
+            .players()
+            .iter()
+            .map(|p| {
+                json!({
+                    "colour": p.colour,
+                    "cubes": p.cubes,
+                    "tiles": game.tiles().iter().filter(|t| t.owner == p.colour).count(),
+                    "own_cities_linked": own_linked(p.colour),
+                    "linked": p.linked.iter().map(|&c| name(c)).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        let out = json!({
+            "record": label,
+            "turns": played,
+            "over": game.is_over(),
+            "under_way": under_way,
+            "active": active,
+            "triggered": triggered,
+            "winners": winners,
+            "links": links,
+            "completed": completed,
+            "players": players,
+            "supply": {"straight": supply.straight, "curved": supply.curved, "crossing": supply.crossing},
+        });
+        say!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    let colours: Vec<&str> = game.players().iter().map(|p| p.colour.name()).collect();
+    say!("Railways Express · {label} · {} ({})", count(colours.len(), "player", "players"), colours.join(", "));
+    say!("Map: {}", content_label(&content));
+    let state = match (game.is_over(), active) {
+        (true, _) => "the game is over".to_string(),
+        (false, Some(c)) if under_way => format!("the last turn is under way, {c} to play"),
+        (false, Some(c)) => format!("the game goes on, {c} to play"),
+        (false, None) => String::new(),
+    };
+    say!(
+        "Replayed {} (numbered from 0), every move checked by the rules engine: {state}.",
+        count(played + usize::from(under_way), "turn", "turns")
+    );
+    if links.is_empty() {
+        say!("No city linked.");
+    } else {
+        say!("Links:");
+        for l in &links {
+            let kind = match content.cities[l.city].colour {
+                CityColour::Gray => "gray",
+                CityColour::Player(_) => "own",
+            };
+            say!("  turn {:>3}  {:<7} {} ({kind})", l.turn, l.colour, name(l.city));
+        }
+    }
+    for (colour, turn) in &completed {
+        let trigger = if triggered == Some(*colour) { ", which triggered the end" } else { "" };
+        say!("{colour} linked all four cities on turn {turn}{trigger}.");
+    }
+    if game.is_over() {
+        match winners.as_slice() {
+            [] => say!("Winners: none."),
+            [w] => say!("Winner: {w}."),
+            many => {
+                say!("Winners (a shared victory): {}.", many.iter().map(|c| c.name()).collect::<Vec<_>>().join(", "))
+            }
+        }
+    }
+    say!("Players:");
+    for p in game.players() {
+        say!(
+            "  {:<7} {} of 4 own cities linked, {} linked in all, {} in hand, {} laid",
+            p.colour,
+            own_linked(p.colour),
+            count(p.linked.len(), "city", "cities"),
+            count(usize::from(p.cubes), "cube", "cubes"),
+            count(game.tiles().iter().filter(|t| t.owner == p.colour).count(), "tile", "tiles")
+        );
+    }
+    say!("Supply left: {}", supply_text(supply));
+    Ok(())
+}
+
 fn run_odds(a: OddsArgs) -> anyhow::Result<()> {
-    if a.games == 0 {
+    if a.games == Some(0) {
         return Err(bad("--games 0: expected at least one game"));
     }
-    let (label, game) = load(a.content.as_deref(), a.position.as_deref())?;
+    let (label, game) = load(&a.sources)?;
     if game.is_over() {
         return Err(bad(format!("{label}: the game is over")));
     }
-    let bar = crate::flags::progress(a.games as u64, "games", a.json);
+    let games = a.games.or(if a.time_limit.is_some() { None } else { Some(500) });
+    let bar = crate::flags::progress(games.unwrap_or(0) as u64, "games", a.json);
     let started = Instant::now();
-    let result = odds(&game, a.games, a.seed, &|| bar.inc(1));
+    let options = OddsOptions { games, time_limit: a.time_limit, seed: a.seed, threads: a.threads };
+    let result = odds(&game, options, &|| {
+        if games.is_none() {
+            bar.inc_length(1);
+        }
+        bar.inc(1);
+    });
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
     if a.json {
         let chances: Vec<serde_json::Value> = result
             .chances
             .iter()
-            .map(|c| json!({"colour": c.colour, "chance": c.chance, "interval": [c.interval.0, c.interval.1], "wins": c.wins}))
+            .map(|c| {
+                json!({
+                    "colour": c.colour,
+                    "chance": plain(c.chance),
+                    "interval": [plain(c.interval.0), plain(c.interval.1)],
+                    "wins": plain(c.wins),
+                })
+            })
             .collect();
         let out = json!({
             "position": label,
             "games": result.games,
+            "stopped": result.stopped,
             "seed": a.seed,
             "chances": chances,
-            "mean_turns": result.mean_turns,
+            "mean_turns": plain(result.mean_turns),
             "unfinished": result.unfinished,
             "seconds": seconds,
         });
@@ -391,25 +801,42 @@ fn run_odds(a: OddsArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     let mover = game.players()[game.active()].colour;
-    say!("Railways Express · {label} · {mover} to play (turn {})", game.turns() + 1);
+    say!("Railways Express · {label} · {mover} to play after {}", count(game.turns() as usize, "turn", "turns"));
+    if result.stopped {
+        say!(
+            "Stopped at the time limit after {} (the answer --games {} gives).",
+            count(result.games, "game", "games"),
+            result.games
+        );
+    }
+    if result.games == 0 {
+        say!("No game was played.");
+        return Ok(());
+    }
+    let seeds = if result.games == 1 {
+        format!("seed {}", a.seed)
+    } else {
+        format!("seeds {} to {}", a.seed, a.seed + result.games as u64 - 1)
+    };
     say!(
-        "Win chances over {} games played out (every player playing each roll at its best for its minimum link plan; seeds {} to {}):",
-        result.games,
-        a.seed,
-        a.seed + result.games as u64 - 1
+        "Win chances over {} played out (every player playing each roll at its best for its minimum link plan; {seeds}):",
+        count(result.games, "game", "games"),
     );
     for c in &result.chances {
         say!(
             "  {:<7} {:>5.1}%   95% interval {:.1}% to {:.1}%",
             c.colour,
-            100.0 * c.chance,
-            100.0 * c.interval.0,
-            100.0 * c.interval.1
+            plain(100.0 * c.chance),
+            plain(100.0 * c.interval.0),
+            plain(100.0 * c.interval.1)
         );
     }
-    say!("Games lasted {:.1} more turns on average ({:.1} s).", result.mean_turns, seconds);
+    say!("Games lasted {:.1} more turns on average ({seconds:.1} s).", plain(result.mean_turns));
     if result.unfinished > 0 {
-        say!("{} games did not end within the turn limit and count as nobody's win.", result.unfinished);
+        say!(
+            "{} did not end within the turn limit and count as nobody's win.",
+            count(result.unfinished, "game", "games")
+        );
     }
     Ok(())
 }

@@ -55,13 +55,25 @@ impl std::str::FromStr for Colour {
     }
 }
 
-/// Who a city belongs to: nobody (gray) or one colour.
+/// Who a city belongs to: nobody (gray) or one colour. Written as `gray` or the colour's name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "lowercase", try_from = "String")]
 pub enum CityColour {
     /// A gray city: anybody may link to it, each player with at most two connections.
     Gray,
     /// A city of this player colour: only its owner may enter it.
     #[serde(untagged)]
     Player(Colour),
+}
+
+impl TryFrom<String> for CityColour {
+    type Error = String;
+    fn try_from(s: String) -> Result<CityColour, String> {
+        if s.eq_ignore_ascii_case("gray") {
+            return Ok(CityColour::Gray);
+        }
+        s.parse()
+            .map(CityColour::Player)
+            .map_err(|_| format!("unknown city colour {s:?}: expected gray, blue, yellow, red or purple"))
+    }
 }

@@ -76,8 +76,8 @@ pub enum Die {
 impl fmt::Display for Die {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Die::Track(i) => write!(f, "track die {}", i + 1),
-            Die::Terrain(i) => write!(f, "terrain die {}", i + 1),
+            Die::Track(i) => write!(f, "track die {i}"),
+            Die::Terrain(i) => write!(f, "terrain die {i}"),
         }
     }
 }
@@ -103,7 +103,7 @@ impl Roll {
     }
 
     /// The two pairs of a pairing: `crossed` false pairs track die 0 with terrain die 0 and
-    /// track die 1 with terrain die 1; true pairs them the other way.
+    /// track die 1 with terrain die 1; true pairs them the other way (dice numbered from 0).
     pub const fn pairs(self, crossed: bool) -> [(TrackFace, TerrainFace); 2] {
         let (a, b) = if crossed { (1, 0) } else { (0, 1) };
         [(self.track[0], self.terrain[a]), (self.track[1], self.terrain[b])]

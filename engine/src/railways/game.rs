@@ -93,7 +93,8 @@ pub enum Action {
     },
     /// The pairing of the dice.
     Pair {
-        /// False: track die 1 with terrain die 1; true: track die 1 with terrain die 2.
+        /// False: track die 0 with terrain die 0 (and 1 with 1); true: track die 0 with terrain
+        /// die 1.
         crossed: bool,
     },
     /// A tile built with slot `slot` of the pairing.
@@ -118,7 +119,7 @@ impl fmt::Display for Action {
                 write!(f, "spend a cube to roll {} again: {roll}", dice.join(" and "))
             }
             Action::Pair { crossed } => write!(f, "pair the dice {}", if *crossed { "crossed" } else { "straight" }),
-            Action::Build { hex, ends, slot } => write!(f, "build {ends} on {hex} (slot {})", slot + 1),
+            Action::Build { hex, ends, slot } => write!(f, "build {ends} on {hex} with slot {slot}"),
             Action::End => f.write_str("end the turn"),
         }
     }
@@ -377,7 +378,7 @@ impl Game {
         let Phase::Build { crossed, used } = self.phase else { return Err(Illegal::Phase(self.phase)) };
         let roll = self.roll.ok_or(Illegal::Phase(self.phase))?;
         if usize::from(slot) >= 4 || used[usize::from(slot)] {
-            return Err(Illegal::Slot(slot + 1));
+            return Err(Illegal::Slot(slot));
         }
         self.check_tile(self.active, hex, ends, roll.slots(crossed)[usize::from(slot)])
     }
@@ -665,14 +666,17 @@ impl Game {
             let (reached, cities) = self.network(p.colour);
             let own = self.tiles.iter().filter(|t| t.owner == p.colour).count();
             if reached.len() != own {
-                out.push(format!("{} has {} tiles not joined to its home city", p.colour, own - reached.len()));
+                let n = own - reached.len();
+                let tiles = if n == 1 { "tile" } else { "tiles" };
+                out.push(format!("{} has {n} {tiles} not joined to its home city", p.colour));
             }
             if cities != p.linked {
                 out.push(format!("{} is said to have linked {:?}, its track links {:?}", p.colour, p.linked, cities));
             }
             let count = self.cube_count(p.colour);
             if count != u32::from(CUBES_PER_COLOUR) {
-                out.push(format!("{} has {count} cubes in all, not {CUBES_PER_COLOUR}", p.colour));
+                let cubes = if count == 1 { "cube" } else { "cubes" };
+                out.push(format!("{} has {count} {cubes} in all, not {CUBES_PER_COLOUR}", p.colour));
             }
         }
         let laid = self.tiles.len() as u32;
@@ -884,7 +888,7 @@ mod tests {
         let straight = Action::Build { hex: Hex::new(1, 0), ends: ends(0, 3), slot: 0 };
         game.apply(&straight).expect("slot 0 is a straight tile");
         let again = Action::Build { hex: Hex::new(2, 0), ends: ends(0, 3), slot: 0 };
-        assert_eq!(game.apply(&again), Err(Illegal::Slot(1)));
+        assert_eq!(game.apply(&again), Err(Illegal::Slot(0)));
         let curved = Action::Build { hex: Hex::new(2, 0), ends: ends(0, 3), slot: 1 };
         assert!(matches!(game.apply(&curved), Err(Illegal::Kind { kind: TileKind::Curved, .. })));
         assert_eq!(

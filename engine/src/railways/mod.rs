@@ -12,5 +12,6 @@ pub mod dice;
 pub mod game;
 pub mod options;
 pub mod position;
+pub mod record;
 pub mod terrain;
 pub mod track;

@@ -13,8 +13,7 @@ use crate::source::{SyntaxError, bullet_list, parse_json};
 
 use super::catalogue::{Content, offset_to_hex};
 use super::colour::{CityColour, Colour};
-use super::dice::{Die, Roll};
-use super::game::{Action, CUBES_PER_COLOUR, Game, Phase, Placed};
+use super::game::{CUBES_PER_COLOUR, Game, Phase, Placed};
 use super::options::Options;
 use super::track::Ends;
 
@@ -78,13 +77,18 @@ pub enum PositionError {
     #[error(transparent)]
     Syntax(#[from] SyntaxError),
     /// The format, but not a position the rules allow.
-    #[error("{file}: not a legal position, {} problem(s):\n{}", problems.len(), bullet_list(problems))]
+    #[error("{file}: not a legal position, {}:\n{}", problem_count(problems.len()), bullet_list(problems))]
     Invalid {
         /// The file's name.
         file: String,
         /// Every problem found.
         problems: Vec<String>,
     },
+}
+
+/// "1 problem", "2 problems".
+fn problem_count(n: usize) -> String {
+    format!("{n} {}", if n == 1 { "problem" } else { "problems" })
 }
 
 impl Game {
@@ -123,6 +127,22 @@ impl Game {
                 problems.push(format!("{field}: no tile lays {} (curves are {:?})", t.ends, setup.options.curve));
                 continue;
             };
+            // Ruling T1: a tile over another player's is a crossing tile while any is left.
+            let under = game.tiles_on(hex).find(|u| u.owner != t.owner).map(|u| u.owner);
+            match (t.crossing, under) {
+                (true, None) => {
+                    problems.push(format!(
+                        "{field}: a crossing tile, but no earlier tile of another player lies on {:?} (ruling T1)",
+                        t.at
+                    ));
+                    continue;
+                }
+                (false, Some(other)) if game.supply.crossing > 0 => problems.push(format!(
+                    "{field}: laid over {other}'s tile on {:?} while {} crossing tiles were left, so it is a crossing tile (\"crossing\": true, ruling T1)",
+                    t.at, game.supply.crossing
+                )),
+                _ => {}
+            }
             let left = game.supply.pile(kind, t.crossing);
             if *left == 0 {
                 problems.push(format!(
@@ -221,143 +241,9 @@ impl Game {
     }
 }
 
-/// A game record as written: the set-up (seats, options, seed) and every turn's actions.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RecordSetup {
-    /// The colours in turn order.
-    pub seats: Vec<Colour>,
-    /// The rule options.
-    #[serde(default)]
-    pub options: Options,
-    /// The seed of the set-up (the Service Bounty deck's order).
-    #[serde(default)]
-    pub seed: u64,
-    /// Each turn's actions, in order.
-    pub turns: Vec<Vec<Move>>,
-}
-
-/// An action as a record writes it: [`Action`] with hexes as `[column, row]` of the map's rows.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "action", deny_unknown_fields)]
-pub enum Move {
-    /// The four dice as they fell.
-    Roll {
-        /// The faces.
-        roll: Roll,
-    },
-    /// A cube spent to roll one or two dice again, and all four dice after.
-    Reroll {
-        /// The dice rolled again.
-        dice: Vec<Die>,
-        /// The faces after.
-        roll: Roll,
-    },
-    /// The pairing: false pairs the first track die with the first terrain die.
-    Pair {
-        /// The other pairing.
-        crossed: bool,
-    },
-    /// A tile built with slot `slot` (1 to 4).
-    Build {
-        /// Column and row of the hex.
-        at: [i32; 2],
-        /// The two sides the track joins.
-        ends: Ends,
-        /// The slot, 1 to 4.
-        slot: u8,
-    },
-    /// The end of the turn.
-    End,
-}
-
-impl Move {
-    /// The engine's action.
-    pub fn action(&self) -> Action {
-        match self {
-            Move::Roll { roll } => Action::Roll { roll: *roll },
-            Move::Reroll { dice, roll } => Action::Reroll { dice: dice.clone(), roll: *roll },
-            Move::Pair { crossed } => Action::Pair { crossed: *crossed },
-            &Move::Build { at, ends, slot } => {
-                Action::Build { hex: offset_to_hex(at[0], at[1]), ends, slot: slot.wrapping_sub(1) }
-            }
-            Move::End => Action::End,
-        }
-    }
-
-    /// The record's form of an action on `content`'s map.
-    pub fn from_action(content: &Content, action: &Action) -> Move {
-        match action {
-            Action::Roll { roll } => Move::Roll { roll: *roll },
-            Action::Reroll { dice, roll } => Move::Reroll { dice: dice.clone(), roll: *roll },
-            Action::Pair { crossed } => Move::Pair { crossed: *crossed },
-            &Action::Build { hex, ends, slot } => {
-                let at = content.offsets.get(&hex).map_or([hex.q, hex.r], |&(c, r)| [c, r]);
-                Move::Build { at, ends, slot: slot + 1 }
-            }
-            Action::End => Move::End,
-        }
-    }
-}
-
-impl Game {
-    /// Replays a game record with every rule checked: the game after its last action, or the
-    /// first illegal action named as `turns[t][a]`.
-    pub fn from_record(content: Arc<Content>, file: &str, text: &str) -> Result<Game, PositionError> {
-        let record: RecordSetup = parse_json(file, text)?;
-        let invalid = |problem: String| PositionError::Invalid { file: file.to_string(), problems: vec![problem] };
-        let mut game = Game::new(content, &record.seats, record.options, record.seed)
-            .map_err(|e| invalid(format!("seats: {e}")))?;
-        for (t, turn) in record.turns.iter().enumerate() {
-            for (a, m) in turn.iter().enumerate() {
-                let action = m.action();
-                game.apply(&action).map_err(|e| invalid(format!("turns[{t}][{a}] ({action}): {e}")))?;
-            }
-        }
-        Ok(game)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_record_replays_and_an_illegal_action_is_named() {
-        let content = Arc::new(Content::house());
-        let mut game =
-            Game::new(content.clone(), &[Colour::Red, Colour::Purple], Options::default(), 3).expect("a game");
-        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(3);
-        let mut turns: Vec<Vec<Move>> = Vec::new();
-        while game.turns() < 6 {
-            if game.phase() == Phase::Roll {
-                turns.push(Vec::new());
-            }
-            let action = game.random_action(&mut rng).expect("an action");
-            game.apply(&action).expect("legal");
-            turns.last_mut().expect("a turn").push(Move::from_action(&content, &action));
-        }
-        let record =
-            RecordSetup { seats: vec![Colour::Red, Colour::Purple], options: Options::default(), seed: 3, turns };
-        let text = serde_json::to_string(&record).expect("JSON");
-        let replayed = Game::from_record(content.clone(), "r.json", &text).expect("the record replays");
-        assert_eq!(replayed.to_setup(), game.to_setup());
-        // The first build, moved to a hex far from everything, is refused and named.
-        let (t, a) = record
-            .turns
-            .iter()
-            .enumerate()
-            .find_map(|(t, turn)| turn.iter().position(|m| matches!(m, Move::Build { .. })).map(|a| (t, a)))
-            .expect("a build in six turns");
-        let mut broken = record.clone();
-        if let Move::Build { at, .. } = &mut broken.turns[t][a] {
-            *at = [99, 99];
-        }
-        let e = Game::from_record(content, "r.json", &serde_json::to_string(&broken).expect("JSON"))
-            .expect_err("illegal")
-            .to_string();
-        assert!(e.contains(&format!("turns[{t}][{a}]")) && e.contains("not a hex of the board"), "{e}");
-    }
 
     #[test]
     fn the_sample_reads_back_as_written() {
@@ -396,6 +282,29 @@ mod tests {
     }
 
     #[test]
+    fn a_tile_over_another_players_is_a_crossing_tile_while_any_is_left() {
+        // Random four-player games until one has a crossing tile.
+        let content = Arc::new(Content::house());
+        let game = (0..50u64)
+            .find_map(|seed| {
+                let mut g = Game::new(content.clone(), &Colour::ALL, Options::default(), seed).ok()?;
+                g.play_random(seed, 60).ok()?;
+                g.tiles().iter().any(|t| t.crossing).then_some(g)
+            })
+            .expect("a game with a crossing tile");
+        let mut setup = game.to_setup();
+        let i = setup.tiles.iter().position(|t| t.crossing).expect("a crossing tile");
+        setup.tiles[i].crossing = false;
+        let e = Game::from_setup(content.clone(), &setup).expect_err("a stacked tile while crossings are left");
+        assert!(e.iter().any(|p| p.starts_with(&format!("tiles[{i}]: laid over")) && p.contains("ruling T1")), "{e:?}");
+        let mut setup = game.to_setup();
+        let j = setup.tiles.iter().position(|t| !t.crossing).expect("a plain tile");
+        setup.tiles[j].crossing = true;
+        let e = Game::from_setup(content, &setup).expect_err("a crossing tile over nothing");
+        assert!(e.iter().any(|p| p.starts_with(&format!("tiles[{j}]: a crossing tile, but"))), "{e:?}");
+    }
+
+    #[test]
     fn track_not_joined_to_its_home_is_refused() {
         // A blue straight tile somewhere in the middle of the map, far from Monterrey.
         let content = Content::house();
@@ -409,6 +318,6 @@ mod tests {
             r#"{{"seats": ["blue", "yellow"], "tiles": [{{"at": [{col}, {row}], "ends": ["e", "w"], "owner": "blue"}}]}}"#
         );
         let e = refused(&text);
-        assert!(e.contains("blue has 1 tiles not joined to its home city"), "{e}");
+        assert!(e.contains("blue has 1 tile not joined to its home city") && e.contains("1 problem:"), "{e}");
     }
 }

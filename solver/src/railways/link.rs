@@ -1,32 +1,51 @@
-//! The fewest track tiles a player must still build to link all four of their cities, exactly,
-//! with the tiles to build.
+//! The fewest track tiles a player must still build to link all four of their cities within
+//! the tile supply, exactly, with the tiles to build in an order the rules allow.
 //!
 //! A player's track never branches except at cities: a tile joins two sides, and new track
 //! leaves only an end of the track or a linked city (rulings G1, B1 in
 //! `docs/rules/railways-express.md`). So a plan is a tree over the player's network as it
-//! stands (R) and the cities still to link, whose edges are paths of new tiles. Each path is a
-//! shortest path in a graph of *ports* (a hex entered through one of its sides, one node each;
-//! a tile is an edge of cost 1 from the port it is entered by to the port its other end leads
-//! to; leaving a city costs nothing), built with petgraph and searched with its A*. The Steiner
-//! tree over the four terminals (Dreyfus-Wagner's recursion, with branching allowed only at the
-//! cities) is then every tree over R and the cities to link, each edge its shortest path: a
-//! lower bound. Paths of one plan may not share a hex (one tile per player per hex, ruling G3) nor
-//! overload a gray city (two connections, B2); such conflicts are resolved by conflict-based
+//! stands (R) and the cities still to link, whose edges are paths of new tiles, in a graph of
+//! *ports* (a hex entered through one of its sides, one node each; a tile is an edge of cost 1
+//! from the port it is entered by to the port its other end leads to; leaving a city costs
+//! nothing), built with petgraph. Every tree over R and the cities to link is tried (Prüfer
+//! sequences). Paths of one plan may not share a hex (one tile per player per hex, ruling G3)
+//! nor overload a gray city (two connections, B2); such conflicts are resolved by conflict-based
 //! search: a plan with a conflict is split into two, one path or the other kept off the
-//! contested hex or city, and plans are taken best-first, so the first plan without a conflict
-//! has the fewest tiles.
+//! contested hex or city, and plans are taken best-first by a lower bound.
+//!
+//! The search runs in two passes (ruling T2 states why neither loses a plan):
+//!
+//! 1. *Without the supply*: each edge its shortest path (petgraph's A*), each tree the sum a
+//!    lower bound; the first plan without a conflict has the fewest tiles on the board. If its
+//!    tiles fit the supply in some order the rules allow ([`super::supply::arrange`]), it is the
+//!    answer: no plan within the supply can have fewer tiles. This is the common case.
+//! 2. *Within the supply*, only when that plan does not fit: each edge's paths are all the
+//!    Pareto-best ones by (tiles, what they draw from the supply: [`Draw`]), found by a label
+//!    search capped by the plan's bound, and a tree's bound is the fewest tiles of a choice of
+//!    one path per edge whose draws together pass [`Draw::may_fit`] (a relaxation of the order
+//!    rule of the crossing tiles). A bound with no such choice is raised by one. A plan without
+//!    a conflict that passes the relaxation but fits in no order is split by its ports: for each
+//!    path and each port it uses, a child keeps that path off that port (every other plan
+//!    without a conflict differs from it in some path, and a conflict-free path that uses every
+//!    port of another uses its tiles). The first plan taken that fits has the fewest tiles
+//!    within the supply; an exhausted queue means none fits.
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, VecDeque};
+use std::rc::Rc;
+use std::time::Instant;
 
-use petgraph::graph::{DiGraph, EdgeIndex, NodeIndex};
+use petgraph::Direction;
+use petgraph::graph::{DiGraph, EdgeIndex, EdgeReference, NodeIndex};
 use petgraph::visit::{EdgeFiltered, EdgeRef};
 use signalbox_engine::grid::hex::Hex;
-use signalbox_engine::railways::catalogue::CityId;
+use signalbox_engine::railways::catalogue::{CityId, Supply};
 use signalbox_engine::railways::colour::{CityColour, Colour};
 use signalbox_engine::railways::game::{GRAY_CONNECTIONS, Game};
 use signalbox_engine::railways::options::{Curve, GrayExits};
-use signalbox_engine::railways::track::{Ends, Side};
+use signalbox_engine::railways::track::{Ends, Side, TileKind};
+
+use super::supply::{Chain, Draw, arrange, mask};
 
 /// A node of the port graph.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -40,11 +59,19 @@ enum Node {
 }
 
 /// An edge: a tile laid (cost 1), or a move out of a city (cost 0); the gray city whose
-/// connection it uses, if any.
+/// connection it uses, if any; what the tile draws from the supply (its kind, and whether it is
+/// laid over another player's tile).
 #[derive(Clone, Copy, Debug)]
 struct Step {
     tile: Option<(Hex, Ends)>,
     gray: Option<CityId>,
+    draw: Draw,
+}
+
+impl Step {
+    const fn cost(&self) -> u32 {
+        if self.tile.is_some() { 1 } else { 0 }
+    }
 }
 
 /// One end of a plan's path: the network or a city to link.
@@ -62,6 +89,8 @@ struct Ports {
     network: NodeIndex,
     /// How many more connections each gray city takes from the player.
     room: HashMap<CityId, usize>,
+    /// The hexes a new tile of the player may go on.
+    free: u32,
 }
 
 impl Ports {
@@ -132,11 +161,15 @@ impl Ports {
                 Curve::Sharp => vec![s.opposite(), s.turn(1), s.turn(-1)],
             }
         };
+        // Hexes holding other players' tiles: a tile there is laid over one (ruling T1).
+        let occupied: std::collections::HashSet<Hex> = game.tiles().iter().map(|t| t.hex).collect();
         let mut edges = Vec::new();
         for (&(h, s), &from) in &port {
             for x in exits(s) {
                 if let (Some((to, gray)), Some(ends)) = (arrive(h, x), Ends::new(s, x)) {
-                    edges.push((from, to, Step { tile: Some((h, ends)), gray }));
+                    let kind = ends.kind(options.curve).unwrap_or(TileKind::Curved);
+                    let draw = Draw::tile(kind, occupied.contains(&h));
+                    edges.push((from, to, Step { tile: Some((h, ends)), gray, draw }));
                 }
             }
         }
@@ -167,7 +200,7 @@ impl Ports {
                 if let Some(&to) = port.get(&(n, s.opposite()))
                     && side_free(n, s.opposite())
                 {
-                    edges.push((from, to, Step { tile: None, gray: gray.then_some(c) }));
+                    edges.push((from, to, Step { tile: None, gray: gray.then_some(c), draw: Draw::default() }));
                 }
             }
         }
@@ -175,7 +208,7 @@ impl Ports {
         for t in game.tiles().iter().filter(|t| t.owner == colour) {
             for x in t.ends.sides() {
                 if let Some(&to) = port.get(&(x.step(t.hex), x.opposite())) {
-                    edges.push((network, to, Step { tile: None, gray: None }));
+                    edges.push((network, to, Step { tile: None, gray: None, draw: Draw::default() }));
                 }
             }
         }
@@ -183,7 +216,8 @@ impl Ports {
         for (a, b, step) in edges {
             graph.add_edge(a, b, step);
         }
-        Ports { graph, port, city, network, room }
+        let free = (port.len() / 6) as u32;
+        Ports { graph, port, city, network, room, free }
     }
 
     fn node(&self, t: Terminal) -> Option<NodeIndex> {
@@ -195,7 +229,7 @@ impl Ports {
 }
 
 /// What one path of a plan must avoid.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 struct Avoid {
     ports: BTreeSet<NodeIndex>,
     grays: BTreeSet<CityId>,
@@ -208,34 +242,197 @@ struct Path {
     cost: u32,
 }
 
+/// Whether a path to `to` avoiding `avoid` may take edge `e`: not onto an avoided port or an
+/// avoided gray city's connection, and into no city but `to` and the gray cities it may pass.
+fn allowed(ports: &Ports, to: NodeIndex, avoid: &Avoid, e: EdgeReference<'_, Step>) -> bool {
+    let t = e.target();
+    if avoid.ports.contains(&t) || e.weight().gray.is_some_and(|c| avoid.grays.contains(&c)) {
+        return false;
+    }
+    match ports.graph[t] {
+        Node::City(c) => t == to || ports.room.contains_key(&c) && !avoid.grays.contains(&c),
+        _ => true,
+    }
+}
+
 /// The shortest path between two terminals avoiding `avoid` and the cities to link other than
 /// its ends.
 fn shortest(ports: &Ports, a: Terminal, b: Terminal, avoid: &Avoid) -> Option<Path> {
     let (from, to) = (ports.node(a)?, ports.node(b)?);
     let g = &ports.graph;
-    let allowed = |e: petgraph::graph::EdgeReference<'_, Step>| {
-        let t = e.target();
-        if avoid.ports.contains(&t) || e.weight().gray.is_some_and(|c| avoid.grays.contains(&c)) {
-            return false;
-        }
-        match g[t] {
-            Node::City(c) => t == to || ports.room.contains_key(&c) && !avoid.grays.contains(&c),
-            _ => true,
-        }
-    };
-    let view = EdgeFiltered::from_fn(g, allowed);
-    let (total, nodes) =
-        petgraph::algo::astar(&view, from, |n| n == to, |e| u32::from(e.weight().tile.is_some()), |_| 0)?;
+    let view = EdgeFiltered::from_fn(g, |e| allowed(ports, to, avoid, e));
+    let (total, nodes) = petgraph::algo::astar(&view, from, |n| n == to, |e| e.weight().cost(), |_| 0)?;
     // The edges along the node path: the cheapest allowed edge between each pair.
     let mut edges = Vec::new();
     for w in nodes.windows(2) {
         let e = g
             .edges_connecting(w[0], w[1])
-            .filter(|e| allowed(*e))
-            .min_by_key(|e| (u32::from(e.weight().tile.is_some()), e.id()))?;
+            .filter(|e| allowed(ports, to, avoid, *e))
+            .min_by_key(|e| (e.weight().cost(), e.id()))?;
         edges.push(e.id());
     }
     Some(Path { edges, cost: total })
+}
+
+/// The fewest tiles from every node to `to` avoiding `avoid` (`u32::MAX`: none), by a 0-1
+/// breadth-first search backwards.
+fn distances(ports: &Ports, to: NodeIndex, avoid: &Avoid) -> Vec<u32> {
+    let g = &ports.graph;
+    let mut dist = vec![u32::MAX; g.node_count()];
+    let mut queue = VecDeque::from([to]);
+    dist[to.index()] = 0;
+    while let Some(v) = queue.pop_front() {
+        let dv = dist[v.index()];
+        for e in g.edges_directed(v, Direction::Incoming) {
+            if !allowed(ports, to, avoid, e) {
+                continue;
+            }
+            let (u, w) = (e.source(), e.weight().cost());
+            if dv + w < dist[u.index()] {
+                dist[u.index()] = dv + w;
+                if w == 0 { queue.push_front(u) } else { queue.push_back(u) }
+            }
+        }
+    }
+    dist
+}
+
+/// An edge's Pareto-best paths: each with its tiles and its (masked) draw, none with both at
+/// least another's; `capped` when some path was cut off for being longer than the cap.
+struct Frontier {
+    paths: Vec<(Draw, Path)>,
+    capped: bool,
+}
+
+/// Every Pareto-best path from `a` to `b` avoiding `avoid` with at most `cap` tiles, by the
+/// tiles and the draw (the counts `mask` keeps), whose draw may fit `supply`; `dist` are the
+/// fewest tiles to `b` ([`distances`]), which cut off paths that cannot end within the cap. A
+/// label search by tiles, one label per path prefix kept unless another at the same node has no
+/// more tiles and no larger count.
+fn frontier(
+    ports: &Ports,
+    (a, b): (Terminal, Terminal),
+    avoid: &Avoid,
+    dist: &[u32],
+    cap: u32,
+    mask: [bool; 4],
+    supply: Supply,
+) -> Frontier {
+    struct Label {
+        node: NodeIndex,
+        cost: u32,
+        draw: Draw,
+        parent: Option<(usize, EdgeIndex)>,
+    }
+    let (Some(from), Some(to)) = (ports.node(a), ports.node(b)) else {
+        return Frontier { paths: Vec::new(), capped: false };
+    };
+    let g = &ports.graph;
+    let mut capped = false;
+    if dist[from.index()] > cap {
+        return Frontier { paths: Vec::new(), capped: dist[from.index()] != u32::MAX };
+    }
+    let mut arena = vec![Label { node: from, cost: 0, draw: Draw::default(), parent: None }];
+    let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); cap as usize + 1];
+    buckets[0].push(0);
+    let mut kept: HashMap<NodeIndex, Vec<usize>> = HashMap::new();
+    let beaten = |kept: &HashMap<NodeIndex, Vec<usize>>, arena: &[Label], node, cost, draw: Draw| {
+        kept.get(&node).is_some_and(|l| l.iter().any(|&j| arena[j].cost <= cost && arena[j].draw.within(draw)))
+    };
+    for c in 0..=cap as usize {
+        let mut k = 0;
+        // Edges of no tile add to this bucket while it is read.
+        while k < buckets[c].len() {
+            let i = buckets[c][k];
+            k += 1;
+            let (node, cost, draw) = (arena[i].node, arena[i].cost, arena[i].draw);
+            if beaten(&kept, &arena, node, cost, draw) {
+                continue;
+            }
+            kept.entry(node).or_default().push(i);
+            if node == to {
+                continue;
+            }
+            for e in g.edges(node) {
+                let v = e.target();
+                let dv = dist[v.index()];
+                if dv == u32::MAX || !allowed(ports, to, avoid, e) {
+                    continue;
+                }
+                let next = cost + e.weight().cost();
+                if next + dv > cap {
+                    capped = true;
+                    continue;
+                }
+                let d = draw + e.weight().draw.masked(mask);
+                if !d.may_fit(supply) || beaten(&kept, &arena, v, next, d) {
+                    continue;
+                }
+                arena.push(Label { node: v, cost: next, draw: d, parent: Some((i, e.id())) });
+                buckets[next as usize].push(arena.len() - 1);
+            }
+        }
+    }
+    let ends = kept.remove(&to).unwrap_or_default();
+    let mut paths = Vec::new();
+    for &i in &ends {
+        let (cost, draw) = (arena[i].cost, arena[i].draw);
+        if ends.iter().any(|&j| j != i && arena[j].cost <= cost && arena[j].draw.within(draw)) {
+            continue;
+        }
+        let mut edges = Vec::new();
+        let mut at = i;
+        while let Some((p, e)) = arena[at].parent {
+            edges.push(e);
+            at = p;
+        }
+        edges.reverse();
+        paths.push((draw, Path { edges, cost }));
+    }
+    paths.sort_by_key(|(d, p)| (p.cost, *d));
+    Frontier { paths, capped }
+}
+
+/// The choice of one path per edge with the fewest tiles, at most `most`, whose draws together
+/// may fit `supply`: each edge's path index, and the tiles.
+fn combine(fronts: &[Rc<Frontier>], most: u32, supply: Supply) -> Option<(Vec<usize>, u32)> {
+    fn walk(
+        fronts: &[Rc<Frontier>],
+        supply: Supply,
+        chosen: &mut Vec<usize>,
+        cost: u32,
+        draw: Draw,
+        best: &mut Option<(Vec<usize>, u32)>,
+        most: u32,
+    ) {
+        let i = chosen.len();
+        if i == fronts.len() {
+            if best.as_ref().is_none_or(|b| cost < b.1) {
+                *best = Some((chosen.clone(), cost));
+            }
+            return;
+        }
+        let rest: u32 = fronts[i + 1..].iter().map(|f| f.paths.first().map_or(0, |p| p.1.cost)).sum();
+        for (k, (d, p)) in fronts[i].paths.iter().enumerate() {
+            let limit = best.as_ref().map_or(most, |b| b.1.saturating_sub(1).min(most));
+            if cost + p.cost + rest > limit {
+                break;
+            }
+            let d = draw + *d;
+            if !d.may_fit(supply) {
+                continue;
+            }
+            chosen.push(k);
+            walk(fronts, supply, chosen, cost + p.cost, d, best, most);
+            chosen.pop();
+        }
+    }
+    if fronts.iter().any(|f| f.paths.is_empty()) {
+        return None;
+    }
+    let mut best = None;
+    walk(fronts, supply, &mut Vec::new(), 0, Draw::default(), &mut best, most);
+    best
 }
 
 /// Every tree over `nodes` (Prüfer sequences), each as its edges.
@@ -279,14 +476,15 @@ fn trees(nodes: &[Terminal]) -> Vec<Vec<(Terminal, Terminal)>> {
     out
 }
 
-/// A minimum plan: the tiles to build, in an order the rules allow.
+/// A minimum plan: the tiles to build, in an order the rules and the supply allow.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LinkPlan {
     /// The tiles, each built from the network as it grows.
     pub tiles: Vec<(Hex, Ends)>,
     /// The cities still to link when the plan starts.
     pub to_link: Vec<CityId>,
-    /// The same tiles as the plan's paths, in the order of `tiles`.
+    /// The same tiles as the plan's paths, each path's tiles in building order (a path after
+    /// the one it starts from).
     pub paths: Vec<PlanPath>,
 }
 
@@ -307,8 +505,52 @@ pub struct PlanPath {
 pub struct LinkStats {
     /// Trees over the terminals (each a lower bound).
     pub trees: usize,
-    /// Plans taken from the queue (conflict-based search).
+    /// Plans taken from the queue without the supply (the first pass).
     pub expanded: usize,
+    /// Plans taken from the queue within the supply (the second pass; 0 when the first pass's
+    /// plan fits the supply).
+    pub supply_expanded: usize,
+    /// Plans of the second pass without a conflict whose draws may fit but that fit in no order
+    /// the rules allow, split by their ports.
+    pub order_splits: usize,
+}
+
+/// Why there is no plan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoPlan {
+    /// No tiles on the board link the cities, however many the supply had: the cities are cut
+    /// off (by other players' entries into a city, a full gray city, the map).
+    Board,
+    /// Plans exist on the board, the fewest with `board` tiles, but none fits the supply.
+    Supply {
+        /// The fewest tiles of a plan were the supply endless.
+        board: usize,
+    },
+}
+
+/// The linker's answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Linked {
+    /// The fewest tiles within the supply, proven, with a plan.
+    Plan(LinkPlan),
+    /// No plan, proven.
+    None(NoPlan),
+    /// The search reached its deadline first: every plan within the supply has at least
+    /// `at_least` tiles.
+    Stopped {
+        /// The lower bound proven so far.
+        at_least: usize,
+    },
+}
+
+impl Linked {
+    /// The plan, if one was found.
+    pub fn plan(&self) -> Option<&LinkPlan> {
+        match self {
+            Linked::Plan(p) => Some(p),
+            _ => None,
+        }
+    }
 }
 
 /// A candidate plan of the conflict-based search: a tree, what each path avoids, the paths.
@@ -332,11 +574,11 @@ enum Conflict {
     Gray([usize; 2], CityId),
 }
 
-fn conflict(ports: &Ports, c: &Candidate) -> Option<Conflict> {
+fn conflict(ports: &Ports, paths: &[Path]) -> Option<Conflict> {
     let g = &ports.graph;
     let mut hexes: HashMap<Hex, (usize, NodeIndex)> = HashMap::new();
     let mut gray: BTreeMap<CityId, Vec<usize>> = BTreeMap::new();
-    for (i, p) in c.paths.iter().enumerate() {
+    for (i, p) in paths.iter().enumerate() {
         for &e in &p.edges {
             let step = g[e];
             if let Some((hex, _)) = step.tile {
@@ -359,66 +601,87 @@ fn conflict(ports: &Ports, c: &Candidate) -> Option<Conflict> {
     None
 }
 
-/// The fewest tiles `colour` must build to link all four of its cities in `game`, with a plan,
-/// and the search's statistics; `None` when no plan exists. Exact: checked against a brute
-/// force in the tests, and every plan is replayed by the engine ([`Game::with_track`]).
+/// The avoid sets of the children of a plan with `conflict`: one for each of the two paths
+/// involved (a path that meets itself on a hex keeps off one of its two ports there).
+fn split(ports: &Ports, avoid: &[Avoid], conflict: Conflict) -> Vec<(usize, Avoid)> {
+    match conflict {
+        Conflict::Hex(uses, hex) => uses
+            .iter()
+            .map(|&(path, port)| {
+                let mut a = avoid[path].clone();
+                if uses[0].0 == uses[1].0 {
+                    a.ports.insert(port);
+                } else {
+                    a.ports.extend(Side::ALL.iter().filter_map(|&s| ports.port.get(&(hex, s))));
+                }
+                (path, a)
+            })
+            .collect(),
+        Conflict::Gray(users, city) => users
+            .iter()
+            .map(|&path| {
+                let mut a = avoid[path].clone();
+                a.grays.insert(city);
+                (path, a)
+            })
+            .collect(),
+    }
+}
+
+/// The fewest tiles `colour` must build to link all four of its cities in `game` within the
+/// tile supply, with a plan, and the search's statistics; `None` when no plan exists or none
+/// fits the supply. Exact: checked against a brute force in the tests, and every plan is
+/// replayed by the engine ([`Game::with_track`]).
 pub fn min_link(game: &Game, colour: Colour) -> Option<(LinkPlan, LinkStats)> {
+    match link(game, colour, None) {
+        (Linked::Plan(p), stats) => Some((p, stats)),
+        _ => None,
+    }
+}
+
+/// The linker with a deadline: the fewest tiles within the supply and a plan, or why there is
+/// none, or (past `deadline`) the lower bound proven so far. See the module documentation.
+pub fn link(game: &Game, colour: Colour, deadline: Option<Instant>) -> (Linked, LinkStats) {
+    let mut stats = LinkStats::default();
+    let Some(seat) = game.seat(colour) else { return (Linked::None(NoPlan::Board), stats) };
     let content = game.content();
-    let seat = game.seat(colour)?;
     let linked = &game.players()[seat].linked;
     let to_link: Vec<CityId> = content.cities_of(colour).into_iter().filter(|c| !linked.contains(c)).collect();
     let ports = Ports::new(game, colour);
     let mut terminals = vec![Terminal::Network];
     terminals.extend(to_link.iter().map(|&c| Terminal::City(c)));
-    let mut stats = LinkStats::default();
-    // The shortest unconstrained path of each pair, shared by the trees.
+    let all = trees(&terminals);
+    stats.trees = all.len();
+    let past = || deadline.is_some_and(|d| Instant::now() >= d);
+    // Pass 1: without the supply.
     let mut cache: HashMap<(Terminal, Terminal), Option<Path>> = HashMap::new();
     let mut queue: BinaryHeap<(Reverse<u32>, Reverse<usize>)> = BinaryHeap::new();
     let mut candidates: Vec<Candidate> = Vec::new();
-    for edges in trees(&terminals) {
-        stats.trees += 1;
+    for edges in &all {
         let mut paths = Vec::new();
-        for &(a, b) in &edges {
-            let p = cache.entry((a, b)).or_insert_with(|| shortest(&ports, a, b, &Avoid::default())).clone();
-            match p {
-                Some(p) => paths.push(p),
+        for &(a, b) in edges {
+            match cache.entry((a, b)).or_insert_with(|| shortest(&ports, a, b, &Avoid::default())) {
+                Some(p) => paths.push(p.clone()),
                 None => break,
             }
         }
         if paths.len() == edges.len() {
-            let c = Candidate { avoid: vec![Avoid::default(); edges.len()], edges, paths };
+            let c = Candidate { avoid: vec![Avoid::default(); edges.len()], edges: edges.clone(), paths };
             queue.push((Reverse(c.cost()), Reverse(candidates.len())));
             candidates.push(c);
         }
     }
-    while let Some((_, Reverse(i))) = queue.pop() {
+    let board = loop {
+        let Some((Reverse(cost), Reverse(i))) = queue.pop() else {
+            return (Linked::None(NoPlan::Board), stats);
+        };
+        if past() {
+            return (Linked::Stopped { at_least: cost as usize }, stats);
+        }
         stats.expanded += 1;
         let c = candidates[i].clone();
-        let children: Vec<(usize, Avoid)> = match conflict(&ports, &c) {
-            None => return Some((plan(&ports, &c, to_link), stats)),
-            Some(Conflict::Hex(uses, hex)) => uses
-                .iter()
-                .map(|&(path, port)| {
-                    let mut avoid = c.avoid[path].clone();
-                    if uses[0].0 == uses[1].0 {
-                        // One path twice on the hex: it keeps off one of the two ports.
-                        avoid.ports.insert(port);
-                    } else {
-                        avoid.ports.extend(Side::ALL.iter().filter_map(|&s| ports.port.get(&(hex, s))));
-                    }
-                    (path, avoid)
-                })
-                .collect(),
-            Some(Conflict::Gray(users, city)) => users
-                .iter()
-                .map(|&path| {
-                    let mut avoid = c.avoid[path].clone();
-                    avoid.grays.insert(city);
-                    (path, avoid)
-                })
-                .collect(),
-        };
-        for (path, avoid) in children {
+        let Some(found) = conflict(&ports, &c.paths) else { break c };
+        for (path, avoid) in split(&ports, &c.avoid, found) {
             if avoid == c.avoid[path] {
                 continue;
             }
@@ -430,40 +693,227 @@ pub fn min_link(game: &Game, colour: Colour) -> Option<(LinkPlan, LinkStats)> {
             queue.push((Reverse(child.cost()), Reverse(candidates.len())));
             candidates.push(child);
         }
+    };
+    let fewest = board.cost();
+    if let Some(p) = fitted(&ports, game, &board.edges, &board.paths, &to_link) {
+        return (Linked::Plan(p), stats);
     }
-    None
+    // Pass 2: within the supply.
+    let answer = within_supply(&ports, game, &all, fewest, &to_link, &past, &mut stats);
+    let answer = match answer {
+        Pass::Found(p) => Linked::Plan(p),
+        Pass::Exhausted => Linked::None(NoPlan::Supply { board: fewest as usize }),
+        Pass::Stopped(b) => Linked::Stopped { at_least: b as usize },
+    };
+    (answer, stats)
 }
 
-/// The tiles of a conflict-free candidate in an order the rules allow: the tree's edges from
-/// the network outwards, each path's tiles from the end already reached.
-fn plan(ports: &Ports, c: &Candidate, to_link: Vec<CityId>) -> LinkPlan {
+/// Every player's linker ([`link`]), in seat order, the players on rayon's threads (the answers
+/// do not depend on their number).
+pub fn link_all(game: &Game, deadline: Option<Instant>) -> Vec<(Colour, Linked, LinkStats)> {
+    use rayon::prelude::*;
+    let colours: Vec<Colour> = game.players().iter().map(|p| p.colour).collect();
+    colours
+        .into_par_iter()
+        .map(|c| {
+            let (linked, stats) = link(game, c, deadline);
+            (c, linked, stats)
+        })
+        .collect()
+}
+
+/// How the second pass ended.
+enum Pass {
+    Found(LinkPlan),
+    Exhausted,
+    Stopped(u32),
+}
+
+/// A node of the second pass: a tree, what each path avoids, and a lower bound on its tiles.
+#[derive(Clone)]
+struct Bounded {
+    edges: Vec<(Terminal, Terminal)>,
+    avoid: Vec<Avoid>,
+    bound: u32,
+}
+
+/// The second pass (see the module documentation): the fewest tiles of a plan within the
+/// supply, every tree starting from `floor`, the fewest tiles on the board.
+fn within_supply(
+    ports: &Ports,
+    game: &Game,
+    all: &[Vec<(Terminal, Terminal)>],
+    floor: u32,
+    to_link: &[CityId],
+    past: &dyn Fn() -> bool,
+    stats: &mut LinkStats,
+) -> Pass {
+    let supply = game.supply();
+    // No plan has more tiles than the supply holds or the player has free hexes.
+    let longest = supply.total().min(ports.free);
+    let full = mask(supply, longest);
+    let mut dists: HashMap<(Terminal, Avoid), Rc<Vec<u32>>> = HashMap::new();
+    // Each edge's frontier by its ends, what it avoids, its cap and its mask.
+    type FrontierKey = ((Terminal, Terminal), Avoid, u32, [bool; 4]);
+    let mut fronts: HashMap<FrontierKey, Rc<Frontier>> = HashMap::new();
+    let mut nodes: Vec<Bounded> = Vec::new();
+    let mut queue: BinaryHeap<(Reverse<u32>, Reverse<usize>)> = BinaryHeap::new();
+    let push = |nodes: &mut Vec<Bounded>, queue: &mut BinaryHeap<_>, node: Bounded| {
+        queue.push((Reverse(node.bound), Reverse(nodes.len())));
+        nodes.push(node);
+    };
+    for edges in all {
+        let node = Bounded { edges: edges.clone(), avoid: vec![Avoid::default(); edges.len()], bound: floor };
+        push(&mut nodes, &mut queue, node);
+    }
+    while let Some((Reverse(bound), Reverse(i))) = queue.pop() {
+        if past() {
+            return Pass::Stopped(bound);
+        }
+        if bound > longest {
+            continue;
+        }
+        stats.supply_expanded += 1;
+        let node = nodes[i].clone();
+        // Each edge's fewest tiles under its avoid set: the tree's plain lower bound.
+        let mut dist = Vec::new();
+        for (&(_, b), avoid) in node.edges.iter().zip(&node.avoid) {
+            let d = dists
+                .entry((b, avoid.clone()))
+                .or_insert_with(|| match ports.node(b) {
+                    Some(to) => Rc::new(distances(ports, to, avoid)),
+                    None => Rc::new(vec![u32::MAX; ports.graph.node_count()]),
+                })
+                .clone();
+            dist.push(d);
+        }
+        let fewest: Vec<u32> =
+            node.edges.iter().zip(&dist).map(|(&(a, _), d)| ports.node(a).map_or(u32::MAX, |n| d[n.index()])).collect();
+        if fewest.contains(&u32::MAX) {
+            continue;
+        }
+        let sum: u32 = fewest.iter().sum();
+        if sum > bound {
+            push(&mut nodes, &mut queue, Bounded { bound: sum, ..node });
+            continue;
+        }
+        let m = mask(supply, bound);
+        let edge_fronts: Vec<Rc<Frontier>> = node
+            .edges
+            .iter()
+            .enumerate()
+            .map(|(e, &ends)| {
+                let cap = bound - (sum - fewest[e]);
+                fronts
+                    .entry((ends, node.avoid[e].clone(), cap, m))
+                    .or_insert_with(|| Rc::new(frontier(ports, ends, &node.avoid[e], &dist[e], cap, m, supply)))
+                    .clone()
+            })
+            .collect();
+        let Some((choice, _)) = combine(&edge_fronts, bound, supply) else {
+            if m == full && edge_fronts.iter().all(|f| !f.capped) {
+                // Every path of every edge was seen: the fewest tiles of any choice that fits,
+                // or none at all.
+                if let Some((_, cost)) = combine(&edge_fronts, u32::MAX, supply) {
+                    push(&mut nodes, &mut queue, Bounded { bound: cost, ..node });
+                }
+            } else {
+                push(&mut nodes, &mut queue, Bounded { bound: bound + 1, ..node });
+            }
+            continue;
+        };
+        let paths: Vec<Path> = choice.iter().enumerate().map(|(e, &k)| edge_fronts[e].paths[k].1.clone()).collect();
+        let children: Vec<(usize, Avoid)> = match conflict(ports, &paths) {
+            Some(found) => split(ports, &node.avoid, found),
+            None => {
+                if let Some(plan) = fitted(ports, game, &node.edges, &paths, to_link) {
+                    return Pass::Found(plan);
+                }
+                // Fits in no order: every other plan differs from it at some port of some path.
+                stats.order_splits += 1;
+                let mut out = Vec::new();
+                for (e, p) in paths.iter().enumerate() {
+                    for &x in &p.edges {
+                        let Some((_, port)) = ports.graph.edge_endpoints(x) else { continue };
+                        if matches!(ports.graph[port], Node::Port(..)) {
+                            let mut a = node.avoid[e].clone();
+                            a.ports.insert(port);
+                            out.push((e, a));
+                        }
+                    }
+                }
+                out
+            }
+        };
+        for (path, avoid) in children {
+            if avoid == node.avoid[path] {
+                continue;
+            }
+            let mut child = node.clone();
+            child.avoid[path] = avoid;
+            push(&mut nodes, &mut queue, child);
+        }
+    }
+    Pass::Exhausted
+}
+
+/// The plan of a conflict-free choice of paths in an order the rules and the supply allow, or
+/// `None` when no such order fits the supply ([`arrange`]).
+fn fitted(
+    ports: &Ports,
+    game: &Game,
+    edges: &[(Terminal, Terminal)],
+    paths: &[Path],
+    to_link: &[CityId],
+) -> Option<LinkPlan> {
+    let mut plan = plan(ports, edges, paths, to_link.to_vec());
+    let curve = game.options().curve;
+    let chains: Vec<Chain> = plan
+        .paths
+        .iter()
+        .map(|p| Chain {
+            parent: p.from.and_then(|c| plan.paths.iter().position(|q| q.to == c)),
+            tiles: p
+                .tiles
+                .iter()
+                .map(|&(h, e)| (e.kind(curve).unwrap_or(TileKind::Curved), game.tiles_on(h).next().is_some()))
+                .collect(),
+        })
+        .collect();
+    let order = arrange(&chains, game.supply())?;
+    plan.tiles = order.iter().map(|&(i, j)| plan.paths[i].tiles[j]).collect();
+    Some(plan)
+}
+
+/// The tiles of a conflict-free candidate path by path: the tree's edges from the network
+/// outwards, each path's tiles from the end already reached.
+fn plan(ports: &Ports, edges: &[(Terminal, Terminal)], paths: &[Path], to_link: Vec<CityId>) -> LinkPlan {
     let g = &ports.graph;
     let mut reached: BTreeSet<Terminal> = BTreeSet::from([Terminal::Network]);
-    let mut left: Vec<usize> = (0..c.edges.len()).collect();
+    let mut left: Vec<usize> = (0..edges.len()).collect();
     let mut tiles = Vec::new();
-    let mut paths = Vec::new();
+    let mut out = Vec::new();
     let city = |t: Terminal| match t {
         Terminal::Network => None,
         Terminal::City(c) => Some(c),
     };
     while !left.is_empty() {
-        let Some(k) = left.iter().position(|&e| reached.contains(&c.edges[e].0) || reached.contains(&c.edges[e].1))
-        else {
+        let Some(k) = left.iter().position(|&e| reached.contains(&edges[e].0) || reached.contains(&edges[e].1)) else {
             break;
         };
         let e = left.remove(k);
-        let (a, b) = c.edges[e];
-        let mut path: Vec<(Hex, Ends)> = c.paths[e].edges.iter().filter_map(|&x| g[x].tile).collect();
+        let (a, b) = edges[e];
+        let mut path: Vec<(Hex, Ends)> = paths[e].edges.iter().filter_map(|&x| g[x].tile).collect();
         let (from, to) = if reached.contains(&a) { (a, b) } else { (b, a) };
         if from != a {
             path.reverse();
         }
         tiles.extend(path.iter().copied());
         if let Some(to) = city(to) {
-            paths.push(PlanPath { from: city(from), to, tiles: path });
+            out.push(PlanPath { from: city(from), to, tiles: path });
         }
         reached.insert(a);
         reached.insert(b);
     }
-    LinkPlan { tiles, to_link, paths }
+    LinkPlan { tiles, to_link, paths: out }
 }

@@ -9,3 +9,4 @@ pub mod policy;
 pub mod race;
 pub mod reference;
 pub mod roll;
+pub mod supply;

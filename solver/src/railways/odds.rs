@@ -1,6 +1,11 @@
 //! Win chances by simulation: games played out from a position, every player following its
-//! minimum link plan and playing each roll at its best for it ([`super::policy::play_turn`]), the dice drawn from seeded generators (game
-//! `i` from seed `seed + i`, so the answer is the same whatever the thread count).
+//! minimum link plan and playing each roll at its best for it ([`super::policy::play_turn`]),
+//! the dice drawn from seeded generators (game `i` from seed `seed + i`). Games are played in
+//! rounds of a few per thread and counted in order, so a time limit stops after a whole number
+//! of games `0..n`, and the answer for `n` games is the same whatever the thread count and
+//! however the run was stopped.
+
+use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -37,6 +42,8 @@ pub struct Odds {
     pub mean_turns: f64,
     /// Games given up at [`TURN_LIMIT`] (counted as nobody's win).
     pub unfinished: usize,
+    /// Whether the time limit stopped the run before the games asked for were played.
+    pub stopped: bool,
 }
 
 /// Wilson's 95% score interval for `wins` successes in `n` trials.
@@ -52,30 +59,52 @@ pub fn wilson(wins: f64, n: usize) -> (f64, f64) {
     ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
-/// Plays `games` games from `game` and counts the winners; `progress` is told each finished
-/// game.
-pub fn odds(game: &Game, games: usize, seed: u64, progress: &(dyn Fn() + Sync)) -> Odds {
-    let outcomes: Vec<(Vec<Colour>, u32, bool)> = (0..games)
-        .into_par_iter()
-        .map(|i| {
-            let mut g = game.clone();
-            let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_add(i as u64));
-            let start = g.turns();
-            while !g.is_over() && g.turns() - start < TURN_LIMIT {
-                if play_turn(&mut g, &mut rng).is_err() {
-                    break;
-                }
-            }
-            progress();
-            (g.winners(), g.turns() - start, g.is_over())
-        })
-        .collect();
+/// How many games to play, and on how many threads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OddsOptions {
+    /// Games to play at most (`None`: until the time limit; one of the two must be given).
+    pub games: Option<usize>,
+    /// Stop starting games after this long, and count the games played (`None`: no limit).
+    pub time_limit: Option<Duration>,
+    /// The seed of game 0's dice; game `i` rolls from `seed + i`.
+    pub seed: u64,
+    /// Threads (default: rayon's, one per core). The answer does not depend on it.
+    pub threads: Option<usize>,
+}
+
+/// Plays games from `game` as `options` say and counts the winners; `progress` is told each
+/// finished game.
+pub fn odds(game: &Game, options: OddsOptions, progress: &(dyn Fn() + Sync)) -> Odds {
+    let deadline = options.time_limit.map(|t| Instant::now() + t);
+    let cap = options.games.unwrap_or(if deadline.is_some() { usize::MAX } else { 0 });
+    let outcomes = crate::threads::install(options.threads, || {
+        let round = 2 * rayon::current_num_threads().max(1);
+        let mut outcomes: Vec<(Vec<Colour>, u32, bool)> = Vec::new();
+        while outcomes.len() < cap && deadline.is_none_or(|d| Instant::now() < d) {
+            let from = outcomes.len();
+            let to = from.saturating_add(round).min(cap);
+            let played: Vec<_> = (from..to)
+                .into_par_iter()
+                .map(|i| {
+                    let outcome = play_out(game, options.seed.wrapping_add(i as u64));
+                    progress();
+                    outcome
+                })
+                .collect();
+            outcomes.extend(played);
+        }
+        outcomes
+    });
+    let games = outcomes.len();
     let chances = game
         .players()
         .iter()
         .map(|p| {
-            let wins: f64 =
-                outcomes.iter().filter(|(w, _, _)| w.contains(&p.colour)).map(|(w, _, _)| 1.0 / w.len() as f64).sum();
+            // Summed from +0.0: an empty sum of floats is -0.0.
+            let wins = outcomes
+                .iter()
+                .filter(|(w, _, _)| w.contains(&p.colour))
+                .fold(0.0, |sum, (w, _, _)| sum + 1.0 / w.len() as f64);
             let chance = if games == 0 { 0.0 } else { wins / games as f64 };
             Chance { colour: p.colour, wins, chance, interval: wilson(wins, games) }
         })
@@ -86,7 +115,22 @@ pub fn odds(game: &Game, games: usize, seed: u64, progress: &(dyn Fn() + Sync)) 
         games,
         mean_turns: if games == 0 { 0.0 } else { turns as f64 / games as f64 },
         unfinished: outcomes.iter().filter(|o| !o.2).count(),
+        stopped: games < options.games.unwrap_or(usize::MAX) && deadline.is_some(),
     }
+}
+
+/// One game from `game` with the dice from `seed`: the winners, the turns it took, and whether
+/// it ended within [`TURN_LIMIT`].
+fn play_out(game: &Game, seed: u64) -> (Vec<Colour>, u32, bool) {
+    let mut g = game.clone();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let start = g.turns();
+    while !g.is_over() && g.turns() - start < TURN_LIMIT {
+        if play_turn(&mut g, &mut rng).is_err() {
+            break;
+        }
+    }
+    (g.winners(), g.turns() - start, g.is_over())
 }
 
 #[cfg(test)]
@@ -105,13 +149,22 @@ mod tests {
     #[test]
     fn the_odds_do_not_depend_on_the_thread_count_and_sum_to_one() {
         let game = Game::sample();
-        let on = |threads: usize| {
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
-            pool.install(|| odds(&game, 24, 5, &|| {}))
+        let on = |threads: usize, games: usize| {
+            let options = OddsOptions { games: Some(games), seed: 5, threads: Some(threads), ..OddsOptions::default() };
+            odds(&game, options, &|| {})
         };
-        let (one, three) = (on(1), on(3));
+        let (one, three) = (on(1, 24), on(3, 24));
         assert_eq!(one, three);
         let total: f64 = one.chances.iter().map(|c| c.wins).sum();
         assert!((total - (one.games - one.unfinished) as f64).abs() < 1e-9, "{one:?}");
+        assert!(one.chances.iter().all(|c| c.wins.is_sign_positive() && c.chance.is_sign_positive()), "{one:?}");
+        // Stopped by a time limit after n games: the same as asking for n games.
+        let options =
+            OddsOptions { games: None, time_limit: Some(Duration::from_millis(300)), seed: 5, threads: Some(2) };
+        let timed = odds(&game, options, &|| {});
+        assert!(timed.stopped && timed.games > 0, "{timed:?}");
+        let asked = on(1, timed.games);
+        assert_eq!(asked.chances, timed.chances);
+        assert!(!asked.stopped);
     }
 }

@@ -3,6 +3,10 @@
 //! re-roll of one or two dice that most lowers the expected turns still needed (while one does
 //! and a cube is left), then pairs the dice and builds the plan's tiles that leave the fewest
 //! expected turns. Used to play games out and to estimate the odds ([`super::odds`]).
+//!
+//! The plan fits the tile supply in the order the linker gives; the race may build its paths in
+//! another order, and a build the supply no longer allows is left out (with the rest of its
+//! path this turn) rather than played; any other refusal is a bug, returned.
 
 use rand::Rng;
 use signalbox_engine::railways::dice::Roll;
@@ -56,9 +60,16 @@ pub fn play_turn<R: Rng + ?Sized>(game: &mut Game, rng: &mut R) -> Result<Vec<Ac
     let (crossed, steps, _) = race.choose(&start, roll);
     play(game, Action::Pair { crossed }, &mut actions)?;
     let mut built = vec![0usize; course.paths.len()];
+    let mut blocked = vec![false; course.paths.len()];
     for (path, slot) in steps {
         let (hex, ends) = plan.paths[path].tiles[built[path]];
         built[path] += 1;
+        // The race orders the builds by the dice alone; a plan that fits the supply only in
+        // its own order may find a pile empty in the race's (ruling T1): that path waits.
+        if blocked[path] || matches!(game.check_build(hex, ends, slot as u8), Err(Illegal::Supply(_))) {
+            blocked[path] = true;
+            continue;
+        }
         play(game, Action::Build { hex, ends, slot: slot as u8 }, &mut actions)?;
     }
     play(game, Action::End, &mut actions)?;

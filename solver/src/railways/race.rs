@@ -13,6 +13,8 @@
 
 use std::collections::HashMap;
 
+use rustc_hash::FxHashMap;
+
 use signalbox_engine::railways::catalogue::Content;
 use signalbox_engine::railways::dice::{Roll, Slot};
 use signalbox_engine::railways::terrain::Terrain;
@@ -53,6 +55,13 @@ impl Course {
         usize::from(state[i]) < needs.len() && parent.is_none_or(|p| usize::from(state[p]) == self.paths[p].1.len())
     }
 
+    /// Whether path `i` can take its next tile in the packed state `key`.
+    fn open_packed(&self, key: u64, i: usize) -> bool {
+        let (parent, needs) = &self.paths[i];
+        usize::from(built(key, i)) < needs.len()
+            && parent.is_none_or(|p| usize::from(built(key, p)) == self.paths[p].1.len())
+    }
+
     /// Every state the slots reach from `state` with the steps that reach it (the empty use
     /// included), slots alike tried once (they give the same states).
     fn steps(
@@ -87,24 +96,69 @@ impl Course {
             }
         }
     }
+
+    /// The states (packed) the slots reach from `key`, without the steps: what
+    /// [`Race::value`] needs, with no allocation per state.
+    fn reach(&self, key: u64, slots: &[Slot; 4], used: u8, out: &mut Vec<u64>) {
+        if !out.contains(&key) {
+            out.push(key);
+        }
+        for i in 0..self.paths.len() {
+            if !self.open_packed(key, i) {
+                continue;
+            }
+            let (kind, terrain) = self.paths[i].1[usize::from(built(key, i))];
+            for k in 0..4 {
+                let s = slots[k];
+                if used & (1 << k) != 0
+                    || s.kind != kind
+                    || !s.terrain.allows(terrain)
+                    || (0..k).any(|j| used & (1 << j) == 0 && slots[j] == s)
+                {
+                    continue;
+                }
+                self.reach(key + (1 << (8 * i)), slots, used | (1 << k), out);
+            }
+        }
+    }
 }
 
-/// The rolls by what matters to a pairing: both track faces and both terrain faces, with their
-/// probabilities.
+/// The tiles built on path `i` in a packed state (8 bits a path).
+fn built(key: u64, i: usize) -> u8 {
+    (key >> (8 * i)) as u8
+}
+
+/// A state packed 8 bits a path (a plan has at most 4 paths, each far below 256 tiles).
+fn pack(state: &[u8]) -> u64 {
+    state.iter().enumerate().fold(0, |key, (i, &b)| key | (u64::from(b) << (8 * i)))
+}
+
+/// The rolls by what matters to the best use of a roll, with their probabilities: swapping the
+/// two track dice (or the two terrain dice) turns each pairing into the other, and the best use
+/// takes the better of the two, so each roll is counted with its dice in order.
 fn rolls(content: &Content) -> Vec<(Roll, f64)> {
     let d = &content.dice;
     let mut counts: HashMap<Roll, u32> = HashMap::new();
+    let rank = |r: &Roll| format!("{r:?}");
     for a in d.track {
         for b in d.track {
             for g in d.terrain {
                 for h in d.terrain {
-                    *counts.entry(Roll { track: [a, b], terrain: [g, h] }).or_default() += 1;
+                    let mut track = [a, b];
+                    let mut terrain = [g, h];
+                    if format!("{a:?}") > format!("{b:?}") {
+                        track.swap(0, 1);
+                    }
+                    if format!("{g:?}") > format!("{h:?}") {
+                        terrain.swap(0, 1);
+                    }
+                    *counts.entry(Roll { track, terrain }).or_default() += 1;
                 }
             }
         }
     }
     let mut out: Vec<(Roll, f64)> = counts.into_iter().map(|(r, n)| (r, f64::from(n) / 1296.0)).collect();
-    out.sort_by(|a, b| format!("{:?}", a.0).cmp(&format!("{:?}", b.0)));
+    out.sort_by_key(|a| rank(&a.0));
     out
 }
 
@@ -114,7 +168,7 @@ pub struct Race<'c> {
     course: &'c Course,
     rolls: Vec<(Roll, f64)>,
     faces: signalbox_engine::railways::dice::DiceFaces,
-    memo: HashMap<Vec<u8>, f64>,
+    memo: FxHashMap<u64, f64>,
 }
 
 /// One step of building a course: the path and the slot its next tile takes.
@@ -123,29 +177,34 @@ pub type Step = (usize, usize);
 impl<'c> Race<'c> {
     /// The race of `course` on `content`'s dice.
     pub fn new(course: &'c Course, content: &Content) -> Race<'c> {
-        Race { course, rolls: rolls(content), faces: content.dice.clone(), memo: HashMap::new() }
+        Race { course, rolls: rolls(content), faces: content.dice.clone(), memo: FxHashMap::default() }
     }
 
     /// The expected turns to finish from `state` (tiles built per path), each roll used at its
     /// best; infinite when some tile can never be built.
     pub fn value(&mut self, state: &[u8]) -> f64 {
-        if let Some(&v) = self.memo.get(state) {
+        self.value_packed(pack(state))
+    }
+
+    fn value_packed(&mut self, key: u64) -> f64 {
+        if let Some(&v) = self.memo.get(&key) {
             return v;
         }
         let course = self.course;
-        if course.paths.iter().enumerate().all(|(i, p)| usize::from(state[i]) == p.1.len()) {
+        if course.paths.iter().enumerate().all(|(i, p)| usize::from(built(key, i)) == p.1.len()) {
             return 0.0;
         }
         let mut stuck = 0.0;
         let mut sum = 0.0;
+        let mut reached = Vec::new();
         for r in 0..self.rolls.len() {
             let (roll, p) = self.rolls[r];
             let mut best = f64::INFINITY;
             for crossed in [false, true] {
-                let mut reached = Vec::new();
-                course.steps(state, &roll.slots(crossed), &mut [false; 4], &mut Vec::new(), &mut reached);
-                for (s, _) in reached.iter().filter(|(s, _)| s.as_slice() != state) {
-                    best = best.min(self.value(s));
+                reached.clear();
+                course.reach(key, &roll.slots(crossed), 0, &mut reached);
+                for &s in reached.iter().filter(|&&s| s != key) {
+                    best = best.min(self.value_packed(s));
                 }
             }
             if best.is_finite() {
@@ -155,7 +214,7 @@ impl<'c> Race<'c> {
             }
         }
         let v = if stuck >= 1.0 - 1e-12 { f64::INFINITY } else { (1.0 + sum) / (1.0 - stuck) };
-        self.memo.insert(state.to_vec(), v);
+        self.memo.insert(key, v);
         v
     }
 

@@ -1,6 +1,7 @@
 //! The naive reference the exact linker ([`super::link::min_link`]) is checked against: a brute
-//! force over every set of tiles blue can build, smallest first, with every tile checked by the
-//! engine ([`Game::with_track`]); and the random small maps it can still handle.
+//! force over every sequence of tiles blue can build, by size, with every tile checked by the
+//! engine ([`Game::with_track`], which also takes each tile from the supply); and the random
+//! small maps and supplies it can still handle.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::Arc;
@@ -17,8 +18,12 @@ use signalbox_engine::railways::options::{Curve, GrayExits, Options};
 use signalbox_engine::railways::terrain::{Terrain, TerrainFace};
 use signalbox_engine::railways::track::{Ends, TileKind};
 
-/// Random small game `index` (the same on every machine): a hexagon of radius 2 or 3 with a few holes, blue's four cities, one or
-/// two gray cities, yellow's home city, and a few random turns of both players.
+/// Random small game `index` (the same on every machine): a hexagon of radius 2 or 3 with a few
+/// holes, blue's four cities, one or two gray cities, yellow's home city, and a few random turns
+/// of both players. A third of the games have the house set's supply (100 straight, 100 curved,
+/// 31 crossing tiles); the others a small one (0 to 2 tiles of one kind, 2 to 8 of the other, 0
+/// to 2 crossing tiles, before the random turns take theirs), often too small for the fewest
+/// tiles on the board, sometimes for any plan.
 pub fn small_game(index: u64) -> Option<Game> {
     let mut rng = ChaCha8Rng::seed_from_u64(0x5eed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15));
     let radius = if rng.random_range(0..4) == 0 { 3 } else { 2 };
@@ -60,7 +65,13 @@ pub fn small_game(index: u64) -> Option<Game> {
             .ok()?,
         terrain: [TerrainFace::Any; 6],
     };
-    let supply = Supply { straight: 100, curved: 100, crossing: 31 };
+    let (short, long) = (rng.random_range(0..=3), rng.random_range(3..=8));
+    let crossing = rng.random_range(0..=2);
+    let supply = match rng.random_range(0..3) {
+        0 => Supply { straight: 100, curved: 100, crossing: 31 },
+        1 => Supply { straight: short, curved: long, crossing },
+        _ => Supply { straight: long, curved: short, crossing },
+    };
     let content = Content::from_parts("random", hexes, cities, dice, supply).ok()?;
     let options = Options {
         curve: if rng.random_range(0..4) == 0 { Curve::Sharp } else { Curve::Gentle },
@@ -83,8 +94,12 @@ pub fn small_game(index: u64) -> Option<Game> {
     Some(game)
 }
 
-/// The fewest tiles blue must build, by a deliberately naive brute force: every set of tiles blue can build, by size, each set reached
-/// once, until one links blue's four cities; `None` past `limit` tiles or `budget` sets.
+/// The fewest tiles blue must build within the supply, by a deliberately naive brute force:
+/// every sequence of tiles blue can build, by length, each checked and laid by the engine (so
+/// each tile is taken from the supply as the rules say), a board reached twice with the same
+/// supply left searched once, until one links blue's four cities. `Some(None)` when no sequence
+/// links them (the board or the supply runs out first); `None` past `limit` tiles or `budget`
+/// positions.
 pub fn brute_force(game: &Game, limit: usize, budget: usize) -> Option<Option<usize>> {
     let blue = Colour::Blue;
     if game.has_linked_all(blue) {
@@ -93,7 +108,8 @@ pub fn brute_force(game: &Game, limit: usize, budget: usize) -> Option<Option<us
     let curve = game.options().curve;
     let all: Vec<Ends> = [TileKind::Straight, TileKind::Curved].iter().flat_map(|&k| Ends::all(k, curve)).collect();
     let mut level: Vec<(Vec<(Hex, Ends)>, Game)> = vec![(Vec::new(), game.clone())];
-    let mut seen: HashSet<BTreeSet<(Hex, Ends)>> = HashSet::new();
+    type Seen = (BTreeSet<(Hex, Ends)>, [u32; 3]);
+    let mut seen: HashSet<Seen> = HashSet::new();
     for size in 1..=limit {
         let mut next = Vec::new();
         for (tiles, g) in &level {
@@ -109,14 +125,14 @@ pub fn brute_force(game: &Game, limit: usize, budget: usize) -> Option<Option<us
             }
             for hex in near {
                 for &ends in &all {
+                    let Ok(after) = g.with_track(blue, &[(hex, ends)]) else { continue };
                     let mut more = tiles.clone();
                     more.push((hex, ends));
-                    let set: BTreeSet<(Hex, Ends)> = more.iter().copied().collect();
-                    if seen.contains(&set) {
+                    let left = after.supply();
+                    let key = (more.iter().copied().collect(), [left.straight, left.curved, left.crossing]);
+                    if !seen.insert(key) {
                         continue;
                     }
-                    let Ok(after) = g.with_track(blue, &[(hex, ends)]) else { continue };
-                    seen.insert(set);
                     if after.has_linked_all(blue) {
                         return Some(Some(size));
                     }

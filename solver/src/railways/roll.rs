@@ -6,6 +6,9 @@
 //! with the plan of the position held fixed.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::time::Instant;
+
+use rayon::prelude::*;
 
 use signalbox_engine::grid::hex::Hex;
 use signalbox_engine::railways::colour::Colour;
@@ -13,7 +16,7 @@ use signalbox_engine::railways::dice::{Die, Roll};
 use signalbox_engine::railways::game::{Action, Game, Phase};
 use signalbox_engine::railways::track::Ends;
 
-use super::link::{LinkPlan, min_link};
+use super::link::{LinkPlan, Linked, link};
 use super::race::{Course, Race, expected_turns};
 
 /// One use of the roll.
@@ -55,6 +58,9 @@ pub struct Advice {
     /// Each re-roll of one or two dice with its expected turns, best first (empty without a
     /// cube in hand).
     pub rerolls: Vec<Reroll>,
+    /// Whether every use of the roll was searched (false: the deadline came first, and `best`
+    /// is the best of the uses searched).
+    pub complete: bool,
 }
 
 /// A player's tiles on the board, to tell ends of turn apart.
@@ -66,16 +72,21 @@ fn track(game: &Game, colour: Colour) -> Track {
 }
 
 /// The advice for `roll` to the player to move in `game` (at the start of a turn); `None` when
-/// the game is over or the player cannot link their cities any more.
-pub fn best_use(game: &Game, roll: Roll) -> Option<Advice> {
+/// the game is over or the player cannot link their cities any more (within the supply), or
+/// when `deadline` passed before the position's own plan was found. Past `deadline` the search
+/// stops and advises the best use found (`complete` false). The builds after each node are
+/// planned on rayon's threads; the answer does not depend on their number.
+pub fn best_use(game: &Game, roll: Roll, deadline: Option<Instant>) -> Option<Advice> {
     if game.is_over() || game.phase() != Phase::Roll {
         return None;
     }
+    let past = || deadline.is_some_and(|d| Instant::now() >= d);
     let colour = game.players()[game.active()].colour;
     let mut rolled = game.clone();
     rolled.apply(&Action::Roll { roll }).ok()?;
-    let (start_plan, _) = min_link(&rolled, colour)?;
+    let Linked::Plan(start_plan) = link(&rolled, colour, deadline).0 else { return None };
     let start = start_plan.tiles.len();
+    let mut complete = true;
     // The nodes searched: the track, the pairing, the slots used (the same track with other
     // slots left may lead further).
     let mut seen: BTreeSet<(Track, bool, [bool; 4])> = BTreeSet::new();
@@ -83,14 +94,18 @@ pub fn best_use(game: &Game, roll: Roll) -> Option<Advice> {
     // Every end of turn reached: its track, and the first way found to it.
     let mut ends: BTreeMap<Track, (bool, Vec<Action>, LinkPlan)> = BTreeMap::new();
     let mut fewest = start;
-    for crossed in [false, true] {
+    'search: for crossed in [false, true] {
         let mut paired = rolled.clone();
         paired.apply(&Action::Pair { crossed }).ok()?;
         // Depth first, the builds that leave the fewest tiles first; a node whose every
         // continuation must leave more than one tile above the fewest found is cut off (a build
-        // lowers the fewest tiles needed by one at most).
+        // lowers the fewest tiles needed by one at most: ruling T2).
         let mut stack: Vec<(Game, Vec<Action>, LinkPlan)> = vec![(paired, Vec::new(), start_plan.clone())];
         while let Some((g, builds, plan)) = stack.pop() {
+            if past() {
+                complete = false;
+                break 'search;
+            }
             let remaining = plan.tiles.len();
             let (here, slots) = (track(&g, colour), used(&g));
             let left = slots.iter().filter(|&&u| !u).count();
@@ -99,16 +114,29 @@ pub fn best_use(game: &Game, roll: Roll) -> Option<Advice> {
             }
             fewest = fewest.min(remaining);
             ends.entry(here).or_insert_with(|| (crossed, builds.clone(), plan.clone()));
+            let planned: Vec<Option<(Game, Action, Linked)>> = g
+                .legal_builds()
+                .into_par_iter()
+                .map(|b| {
+                    let mut next = g.clone();
+                    if next.apply(&b).is_err() || seen.contains(&(track(&next, colour), crossed, used(&next))) {
+                        return None;
+                    }
+                    let found = link(&next, colour, deadline).0;
+                    Some((next, b, found))
+                })
+                .collect();
             let mut children = Vec::new();
-            for b in g.legal_builds() {
-                let mut next = g.clone();
-                if next.apply(&b).is_err() || seen.contains(&(track(&next, colour), crossed, used(&next))) {
-                    continue;
+            for (next, b, found) in planned.into_iter().flatten() {
+                match found {
+                    Linked::Plan(p) => {
+                        let mut more = builds.clone();
+                        more.push(b);
+                        children.push((next, more, p));
+                    }
+                    Linked::Stopped { .. } => complete = false,
+                    Linked::None(_) => {}
                 }
-                let Some((p, _)) = min_link(&next, colour) else { continue };
-                let mut more = builds.clone();
-                more.push(b);
-                children.push((next, more, p));
             }
             // The stack pops the last first: the fewest tiles last.
             children.sort_by_key(|c| std::cmp::Reverse(c.2.tiles.len()));
@@ -143,7 +171,7 @@ pub fn best_use(game: &Game, roll: Roll) -> Option<Advice> {
         }
         rerolls.sort_by(|a, b| a.turns.total_cmp(&b.turns));
     }
-    Some(Advice { best, considered, fewest, keep, rerolls })
+    Some(Advice { best, considered, fewest, keep, rerolls, complete })
 }
 
 /// The re-rolls a cube buys: each die alone, and each pair of dice.
@@ -163,6 +191,7 @@ mod tests {
     use signalbox_engine::railways::terrain::TerrainFace;
 
     use super::*;
+    use crate::railways::link::min_link;
     use crate::railways::reference::small_game;
 
     /// Replays the advice's use from the position: legal, and leaving the tiles it says.
@@ -210,7 +239,7 @@ mod tests {
             .map(|r| r.parse().expect("a roll"))
             .collect();
         use rayon::prelude::*;
-        let checked: usize = (0..200u64)
+        let checked: usize = (0..300u64)
             .into_par_iter()
             .map(|index| {
                 let Some(game) = small_game(index) else { return 0 };
@@ -223,7 +252,8 @@ mod tests {
                 for roll in &rolls {
                     let roll = Roll { terrain: [TerrainFace::Any; 2], ..*roll };
                     let colour = game.players()[0].colour;
-                    let Some(advice) = best_use(&game, roll) else { continue };
+                    let Some(advice) = best_use(&game, roll, None) else { continue };
+                    assert!(advice.complete);
                     let after = replay(&game, roll, &advice);
                     let left = min_link(&after, colour).map(|(p, _)| p.tiles.len());
                     assert_eq!(left, Some(advice.best.remaining), "small game {index}");
