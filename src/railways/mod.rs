@@ -19,7 +19,7 @@ use signalbox_solver::railways::odds::{OddsOptions, odds};
 use signalbox_solver::railways::race::{Course, expected_turns};
 use signalbox_solver::railways::roll::{Advice, best_use};
 
-use crate::input::{bad, read_text, text_or_embedded, write_new};
+use crate::input::{bad, check_new, read_text, text_or_embedded, write_new};
 
 mod picture;
 
@@ -262,6 +262,9 @@ fn reason(answer: &Linked, supply: Supply) -> Option<String> {
 }
 
 fn plan(a: PlanArgs) -> anyhow::Result<()> {
+    if let Some(path) = &a.svg {
+        check_new(path, a.force)?;
+    }
     let (label, game) = load(&a.sources)?;
     let player = match &a.player {
         Some(p) => {
