@@ -40,7 +40,7 @@ pub fn check_result(file: &str, found: Result<String, Vec<String>>, json: bool) 
             }
             let count = problems.len();
             let heading = if count == 1 { "1 problem".to_string() } else { format!("{count} problems") };
-            Err(crate::input::bad(format!("{file}: {heading}:\n  {}", problems.join("\n  "))))
+            Err(crate::input::bad(format!("{file}: not legal ({heading}):\n  - {}", problems.join("\n  - "))))
         }
     }
 }

@@ -350,3 +350,46 @@ fn cube_express_content() {
         &[position],
     );
 }
+
+#[test]
+fn railways_positions() {
+    let seeds = [read("engine/data/railways/sample-position.json"), read("tests/fixtures/railways/bad-entry.json")];
+    fuzz("railways position", &seeds, "json", &["railways", "check", "{}"]);
+}
+
+#[test]
+fn railways_records() {
+    use signalbox_engine::railways::catalogue::Content;
+    use signalbox_engine::railways::colour::Colour;
+    use signalbox_engine::railways::game::Game;
+    use signalbox_engine::railways::options::Options;
+    use signalbox_engine::railways::record::{Move, RecordSetup};
+    let content = std::sync::Arc::new(Content::house());
+    let seeds: Vec<Vec<u8>> = [3u64, 8]
+        .into_iter()
+        .map(|seed| {
+            let seats = vec![Colour::Red, Colour::Purple];
+            let mut game = Game::new(content.clone(), &seats, Options::default(), seed).expect("a game");
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut turns: Vec<Vec<Move>> = vec![Vec::new()];
+            while !game.is_over() && turns.len() <= 10 {
+                let Some(action) = game.random_action(&mut rng) else { break };
+                let before = game.turns();
+                game.apply(&action).expect("legal");
+                turns.last_mut().expect("a turn").push(Move::from_action(&content, &action));
+                if game.turns() != before {
+                    turns.push(Vec::new());
+                }
+            }
+            turns.retain(|t| !t.is_empty());
+            serde_json::to_vec_pretty(&RecordSetup { seats, options: Options::default(), seed, turns }).expect("JSON")
+        })
+        .collect();
+    fuzz("railways record", &seeds, "json", &["railways", "replay", "{}"]);
+}
+
+#[test]
+fn railways_content() {
+    let seeds = [read("engine/data/railways/house.toml")];
+    fuzz_with("railways content", &seeds, "toml", &["railways", "check", "--content", "{}"], &["<embedded"]);
+}

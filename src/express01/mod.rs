@@ -121,6 +121,14 @@ pub fn load_position<'c>(path: Option<&Path>, catalogue: &'c Catalogue) -> anyho
     result.map_err(|e: PositionError| bad(e.to_string()))
 }
 
+/// Each problem of an illegal position on its own, or the one syntax error.
+fn problems_of(e: anyhow::Error) -> Vec<String> {
+    e.to_string().split_once(":\n").filter(|(head, _)| head.ends_with("not a legal Express 01 position")).map_or_else(
+        || vec![e.to_string()],
+        |(_, list)| list.lines().map(|l| l.trim_start_matches([' ', '-']).to_string()).collect(),
+    )
+}
+
 fn check(a: &CheckArgs) -> anyhow::Result<()> {
     let (content_label, catalogue) = load_content(a.sources.content.as_deref())?;
     let label =
@@ -133,7 +141,7 @@ fn check(a: &CheckArgs) -> anyhow::Result<()> {
             position.map().id,
             position.players().len()
         )),
-        Err(e) => Err(vec![e.to_string()]),
+        Err(e) => Err(problems_of(e)),
     };
     crate::output::check_result(&label, found, a.json)
 }
