@@ -16,6 +16,7 @@ macro_rules! say {
     };
 }
 
+mod analysis;
 mod coe;
 mod cube_express;
 mod express01;

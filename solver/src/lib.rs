@@ -3,6 +3,7 @@
 //! Every exact answer comes with a certificate that the engine checks on its own.
 #![forbid(unsafe_code)]
 
+pub mod analysis;
 pub mod coe;
 pub mod cube_express;
 pub mod express01;

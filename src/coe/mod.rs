@@ -10,7 +10,7 @@ use signalbox_engine::coe::{Instance, Record};
 use crate::input::{bad, read_text, text_or_embedded};
 
 mod batch;
-mod picture;
+
 mod play;
 mod solve;
 

@@ -22,7 +22,7 @@ use signalbox_solver::cube_express::value::parts;
 
 use crate::input::{bad, check_new, text_or_embedded, write_new};
 
-mod picture;
+
 
 /// Cube Express commands.
 #[derive(clap::Args, Debug)]
@@ -289,7 +289,7 @@ fn solo(a: SoloArgs) -> anyhow::Result<()> {
             format!("score {} (found, not proven)", found.score)
         };
         let title = format!("Cube Express solitaire · seed {} · {} · {claim}", a.seed, plural(a.turns, "turn"));
-        write_new(path, &picture::line_svg(&game, &found.turns, &title), a.force)?;
+        write_new(path, &signalbox_render::cube_express::picture::line_svg(&game, &found.turns, &title), a.force)?;
     }
     if a.json {
         let out = json!({
@@ -438,7 +438,7 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
     let by_part = parts(&game, &planned.after, &options.weights);
     if let Some(path) = &a.svg {
         let title = format!("Cube Express · {label} · {colour} to play · value {}", planned.value);
-        write_new(path, &picture::plan_svg(&game, &planned.actions, &title), a.force)?;
+        write_new(path, &signalbox_render::cube_express::picture::plan_svg(&game, &planned.actions, &title), a.force)?;
     }
     let proven = planned.proven();
     if a.json {

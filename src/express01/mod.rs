@@ -1,6 +1,6 @@
 //! `signalbox express01 ...`: Express 01 commands.
 
-pub mod picture;
+
 mod replay;
 mod route;
 

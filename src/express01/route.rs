@@ -10,7 +10,7 @@ use signalbox_engine::express01::payout::distribute;
 use signalbox_engine::express01::route::{RouteRules, RouteScore, RouteTask};
 use signalbox_solver::express01::{RouteSolution, SearchOptions, best_routes};
 
-use super::{LengthArg, Sources, load_content, load_position, picture};
+use super::{LengthArg, Sources, load_content, load_position};
 use crate::input::{bad, check_new, write_new};
 
 /// Arguments of `express01 route`.
@@ -113,7 +113,7 @@ pub fn run(args: RouteArgs) -> anyhow::Result<()> {
             position.map().name,
             if answer.proven { "" } else { " (not proven)" }
         );
-        let svg = picture::board_svg(&network, routes.first().map(|r| &r.solution.route), &title);
+        let svg = signalbox_render::express01::picture::board_svg(&network, routes.first().map(|r| &r.solution.route), &title);
         write_new(path, &svg, args.force)?;
     }
 

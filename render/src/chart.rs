@@ -1,0 +1,1 @@
+//! Line charts of a game over time, drawn as inline SVG.

@@ -1,0 +1,135 @@
+//! What every game's `analyse` shares: its flags, the check of the `--html` path before any work,
+//! and the printing of a [`Review`] as text, as JSON or as a page.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use comfy_table::{Table, presets::UTF8_FULL_CONDENSED};
+use signalbox_render::page::{self, TurningBoards};
+use signalbox_solver::analysis::Review;
+
+use crate::input::{check_new, write_new};
+
+/// The flags of `analyse`, the same in every game.
+#[derive(clap::Args, Debug, Clone)]
+pub struct AnalyseFlags {
+    /// Print the review as one JSON object: `decisions` (each with `played`, `best`,
+    /// `value_before`, `value_after` and `loss`), `summary` (per player, the turning points,
+    /// every decision ranked by loss), `measure` and `charts`.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write the review as one self-contained HTML page (inline pictures and style, no
+    /// network): the summary, a chart of the game, the move table and the turning points drawn.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// Replace the page if the file exists.
+    #[arg(long)]
+    pub force: bool,
+    /// Search threads (default: one per core); the review is the same on any number.
+    #[arg(long, value_name = "T", value_parser = crate::flags::threads)]
+    pub threads: Option<usize>,
+    /// Stop each position's search after this many seconds; the values it could not prove are
+    /// labelled not proven.
+    #[arg(long, value_name = "S", value_parser = crate::flags::seconds)]
+    pub time_limit: Option<Duration>,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+impl AnalyseFlags {
+    /// Checks the `--html` path before any work: an existing file without `--force` is bad input.
+    pub fn check_outputs(&self) -> anyhow::Result<()> {
+        if let Some(path) = &self.html {
+            check_new(path, self.force)?;
+        }
+        Ok(())
+    }
+
+    /// Prints the review (JSON or text) and writes the page if asked for.
+    pub fn finish(&self, review: &Review, boards: &[TurningBoards]) -> anyhow::Result<()> {
+        if let Some(path) = &self.html {
+            write_new(path, &page::review_page(review, boards), self.force)?;
+        }
+        if self.json {
+            say!("{}", serde_json::to_string_pretty(review)?);
+        } else {
+            print_text(review);
+            if let Some(path) = &self.html {
+                say!("page: {}", path.display());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A value as the review prints it: whole numbers without decimals, others to 3 places.
+pub fn number(v: f64) -> String {
+    if (v - v.round()).abs() < 1e-9 { format!("{}", v.round() as i64) } else { format!("{v:.3}") }
+}
+
+fn print_text(review: &Review) {
+    let m = &review.measure;
+    say!("{}", review.title);
+    say!("values: {} ({} are lost; {} is better)", m.name, m.unit, match m.better {
+        signalbox_solver::analysis::Better::Higher => "higher",
+        signalbox_solver::analysis::Better::Lower => "lower",
+    });
+    if !m.assumes.is_empty() {
+        say!("{}", m.assumes);
+    }
+    for fact in &review.facts {
+        say!("{fact}");
+    }
+    if !review.summary.proven {
+        say!("not proven: a time limit cut some searches short (marked * below)");
+    }
+    let mut table = Table::new();
+    table.load_preset(UTF8_FULL_CONDENSED);
+    let solo = review.players.len() <= 1;
+    let mut header = vec!["#", "turn"];
+    if !solo {
+        header.push("player");
+    }
+    header.extend(["decision", "played", "best", "before", "after", "loss"]);
+    table.set_header(header);
+    for d in &review.decisions {
+        let mut row = vec![d.index.to_string(), d.turn.to_string()];
+        if !solo {
+            row.push(review.players.get(d.player).cloned().unwrap_or_default());
+        }
+        let best = if d.lost_nothing() { "=".to_owned() } else { d.best.text.clone() };
+        let mark = if d.proven { "" } else { "*" };
+        row.extend([
+            d.kind.clone(),
+            d.played.text.clone(),
+            best,
+            format!("{}{mark}", number(d.value_before)),
+            format!("{}{mark}", number(d.value_after)),
+            number(d.loss),
+        ]);
+        table.add_row(row);
+    }
+    say!("{table}");
+    if review.summary.turning_points.is_empty() {
+        say!("turning points: none, no decision lost anything");
+    } else {
+        say!("turning points:");
+        for &i in &review.summary.turning_points {
+            if let Some(d) = review.decision(i) {
+                say!("  #{} (turn {}, {}): lost {} {}; played {}; best {}", d.index, d.turn, d.kind, number(d.loss), m.unit, d.played.text, d.best.text);
+            }
+        }
+    }
+    for p in &review.summary.players {
+        say!(
+            "{}: {} decisions, {} lost nothing, total loss {} {}, largest {}",
+            p.name,
+            p.decisions,
+            p.lost_nothing,
+            number(p.total_loss),
+            m.unit,
+            number(p.largest_loss)
+        );
+    }
+}
