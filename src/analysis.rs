@@ -66,10 +66,15 @@ impl AnalyseFlags {
 fn print_text(review: &Review) {
     let m = &review.measure;
     say!("{}", review.title);
-    say!("values: {} ({} are lost; {} is better)", m.name, m.unit, match m.better {
-        signalbox_solver::analysis::Better::Higher => "higher",
-        signalbox_solver::analysis::Better::Lower => "lower",
-    });
+    say!(
+        "values: {} ({} are lost; {} is better)",
+        m.name,
+        m.unit,
+        match m.better {
+            signalbox_solver::analysis::Better::Higher => "higher",
+            signalbox_solver::analysis::Better::Lower => "lower",
+        }
+    );
     if !m.assumes.is_empty() {
         say!("{}", m.assumes);
     }
@@ -112,7 +117,16 @@ fn print_text(review: &Review) {
         say!("turning points:");
         for &i in &review.summary.turning_points {
             if let Some(d) = review.decision(i) {
-                say!("  #{} (turn {}, {}): lost {} {}; played {}; best {}", d.index, d.turn, d.kind, number(d.loss), m.unit, d.played.text, d.best.text);
+                say!(
+                    "  #{} (turn {}, {}): lost {} {}; played {}; best {}",
+                    d.index,
+                    d.turn,
+                    d.kind,
+                    number(d.loss),
+                    m.unit,
+                    d.played.text,
+                    d.best.text
+                );
             }
         }
     }

@@ -82,7 +82,11 @@ impl Browser {
         match self.socket.read() {
             Ok(Message::Text(text)) => Some(serde_json::from_str(text.as_str()).expect("DevTools sends JSON")),
             Ok(_) => None,
-            Err(tungstenite::Error::Io(e)) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => None,
+            Err(tungstenite::Error::Io(e))
+                if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) =>
+            {
+                None
+            }
             Err(e) => panic!("DevTools connection: {e}"),
         }
     }
@@ -129,7 +133,8 @@ impl Browser {
 
     /// Evaluates `expression` in the page and returns its value (JSON).
     fn evaluate(&mut self, session: &str, expression: &str) -> Value {
-        let r = self.call(Some(session), "Runtime.evaluate", json!({ "expression": expression, "returnByValue": true }));
+        let r =
+            self.call(Some(session), "Runtime.evaluate", json!({ "expression": expression, "returnByValue": true }));
         assert!(r.get("exceptionDetails").is_none(), "{expression}: {}", r["exceptionDetails"]);
         r["result"]["value"].clone()
     }
@@ -192,7 +197,11 @@ fn inspect(tag: &str, page: &Path, screenshot: &Path) -> Seen {
     for domain in ["Runtime.enable", "Log.enable", "Network.enable", "Page.enable"] {
         b.call(s, domain, json!({}));
     }
-    b.call(s, "Emulation.setDeviceMetricsOverride", json!({ "width": 1200, "height": 900, "deviceScaleFactor": 1, "mobile": false }));
+    b.call(
+        s,
+        "Emulation.setDeviceMetricsOverride",
+        json!({ "width": 1200, "height": 900, "deviceScaleFactor": 1, "mobile": false }),
+    );
     let url = format!("file://{}", page.canonicalize().expect("the page exists").display());
     b.call(s, "Page.navigate", json!({ "url": url }));
     b.wait_for("Page.loadEventFired");
@@ -210,18 +219,28 @@ fn inspect(tag: &str, page: &Path, screenshot: &Path) -> Seen {
     };
 
     let shot = b.call(s, "Page.captureScreenshot", json!({ "format": "png", "captureBeyondViewport": true }));
-    let png = base64::engine::general_purpose::STANDARD.decode(shot["data"].as_str().expect("screenshot data")).expect("base64");
+    let png = base64::engine::general_purpose::STANDARD
+        .decode(shot["data"].as_str().expect("screenshot data"))
+        .expect("base64");
     assert!(png.starts_with(b"\x89PNG"), "a PNG screenshot");
     std::fs::create_dir_all(screenshot.parent().expect("a folder")).expect("screenshot folder");
     std::fs::write(screenshot, png).expect("write the screenshot");
 
     // A phone: nothing wider than the screen except inside the scrolling table boxes.
-    b.call(s, "Emulation.setDeviceMetricsOverride", json!({ "width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": true }));
+    b.call(
+        s,
+        "Emulation.setDeviceMetricsOverride",
+        json!({ "width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": true }),
+    );
     b.call(s, "Page.reload", json!({}));
     b.events.clear();
     b.wait_for("Page.loadEventFired");
     let overflow = b.evaluate(&session, "document.documentElement.scrollWidth - document.documentElement.clientWidth");
-    assert!(overflow.as_f64().unwrap_or(f64::MAX) <= 1.0, "{}: the page is {overflow} px wider than a phone", page.display());
+    assert!(
+        overflow.as_f64().unwrap_or(f64::MAX) <= 1.0,
+        "{}: the page is {overflow} px wider than a phone",
+        page.display()
+    );
 
     // Print: the navigation is hidden, and a PDF comes out.
     b.call(s, "Emulation.setEmulatedMedia", json!({ "media": "print" }));

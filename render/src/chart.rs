@@ -36,8 +36,15 @@ pub fn marker(style: usize, x: f64, y: f64, size: f64) -> svg::node::element::El
     let element: svg::node::element::Element = match style % MARKERS.len() {
         0 => Circle::new().set("cx", x).set("cy", y).set("r", s).into(),
         1 => Rectangle::new().set("x", x - s).set("y", y - s).set("width", 2.0 * s).set("height", 2.0 * s).into(),
-        2 => Polygon::new().set("points", format!("{},{} {},{} {},{}", x, y - 1.2 * s, x - 1.1 * s, y + s, x + 1.1 * s, y + s)).into(),
-        3 => Polygon::new().set("points", format!("{},{} {},{} {},{} {},{}", x, y - 1.3 * s, x + 1.3 * s, y, x, y + 1.3 * s, x - 1.3 * s, y)).into(),
+        2 => Polygon::new()
+            .set("points", format!("{},{} {},{} {},{}", x, y - 1.2 * s, x - 1.1 * s, y + s, x + 1.1 * s, y + s))
+            .into(),
+        3 => Polygon::new()
+            .set(
+                "points",
+                format!("{},{} {},{} {},{} {},{}", x, y - 1.3 * s, x + 1.3 * s, y, x, y + 1.3 * s, x - 1.3 * s, y),
+            )
+            .into(),
         _ => Path::new()
             .set("d", format!("M{} {}L{} {}M{} {}L{} {}", x - s, y - s, x + s, y + s, x - s, y + s, x + s, y - s))
             .set("stroke-width", 2.2)
@@ -54,7 +61,16 @@ fn step(span: f64, count: f64) -> f64 {
     let raw = (span / count).max(1e-12);
     let power = 10f64.powf(raw.log10().floor());
     let m = raw / power;
-    power * if m <= 1.0 { 1.0 } else if m <= 2.0 { 2.0 } else if m <= 5.0 { 5.0 } else { 10.0 }
+    power
+        * if m <= 1.0 {
+            1.0
+        } else if m <= 2.0 {
+            2.0
+        } else if m <= 5.0 {
+            5.0
+        } else {
+            10.0
+        }
 }
 
 fn text(x: f64, y: f64, size: f64, anchor: &str, s: &str) -> Text {
@@ -120,7 +136,15 @@ pub fn line_chart(chart: &Chart, marks: &[(f64, usize)]) -> String {
     }
     doc = doc.add(grid).add(labels);
     doc = doc
-        .add(Rectangle::new().set("x", LEFT).set("y", TOP).set("width", plot_w).set("height", PLOT_HEIGHT).set("fill", "none").set("stroke", "#555555"))
+        .add(
+            Rectangle::new()
+                .set("x", LEFT)
+                .set("y", TOP)
+                .set("width", plot_w)
+                .set("height", PLOT_HEIGHT)
+                .set("fill", "none")
+                .set("stroke", "#555555"),
+        )
         .add(text(LEFT + plot_w / 2.0, TOP + PLOT_HEIGHT + 34.0, 12.0, "middle", &chart.x_label))
         .add(
             text(16.0, TOP + PLOT_HEIGHT / 2.0, 12.0, "middle", &chart.y_label)
@@ -144,7 +168,14 @@ pub fn line_chart(chart: &Chart, marks: &[(f64, usize)]) -> String {
                     .set("stroke", "#444444")
                     .set("stroke-dasharray", "4 3"),
             )
-            .add(Rectangle::new().set("x", sx(x) - 8.0).set("y", TOP - 14.0).set("width", 16).set("height", 14).set("fill", "#444444"))
+            .add(
+                Rectangle::new()
+                    .set("x", sx(x) - 8.0)
+                    .set("y", TOP - 14.0)
+                    .set("width", 16)
+                    .set("height", 14)
+                    .set("fill", "#444444"),
+            )
             .add(text(sx(x), TOP - 3.0, 11.0, "middle", &n.to_string()).set("fill", "#ffffff"));
         doc = doc.add(g);
     }
@@ -158,7 +189,13 @@ pub fn line_chart(chart: &Chart, marks: &[(f64, usize)]) -> String {
             let upper = banded.iter().map(|p| format!("{:.1},{:.1}", sx(p.x), sy(p.high.unwrap_or(p.y))));
             let lower = banded.iter().rev().map(|p| format!("{:.1},{:.1}", sx(p.x), sy(p.low.unwrap_or(p.y))));
             let points: Vec<String> = upper.chain(lower).collect();
-            doc = doc.add(Polygon::new().set("points", points.join(" ")).set("fill", colour).set("fill-opacity", 0.13).set("stroke", "none"));
+            doc = doc.add(
+                Polygon::new()
+                    .set("points", points.join(" "))
+                    .set("fill", colour)
+                    .set("fill-opacity", 0.13)
+                    .set("stroke", "none"),
+            );
         }
     }
     for (i, series) in chart.series.iter().enumerate() {
@@ -228,7 +265,12 @@ mod tests {
                     name: format!("player {s}"),
                     player: Some(s),
                     points: (0..points)
-                        .map(|k| Point { x: k as f64, y: (k * (s + 1)) as f64, low: Some(0.0), high: Some((k * 3) as f64) })
+                        .map(|k| Point {
+                            x: k as f64,
+                            y: (k * (s + 1)) as f64,
+                            low: Some(0.0),
+                            high: Some((k * 3) as f64),
+                        })
                         .collect(),
                 })
                 .collect(),

@@ -184,7 +184,10 @@ pub fn review_page(review: &Review, boards: &[TurningBoards]) -> String {
         let _ = writeln!(h, "<p class=\"assumes\">{}</p>", escape(&m.assumes));
     }
     if !review.summary.proven {
-        let _ = writeln!(h, "<p class=\"assumes\">Not proven: a time limit cut some searches short; their values are marked *.</p>");
+        let _ = writeln!(
+            h,
+            "<p class=\"assumes\">Not proven: a time limit cut some searches short; their values are marked *.</p>"
+        );
     }
     h.push_str(
         "</header>\n<nav><a href=\"#summary\">Summary</a><a href=\"#charts\">Charts</a>\
@@ -260,7 +263,9 @@ pub fn review_page(review: &Review, boards: &[TurningBoards]) -> String {
 
     // Every decision.
     let largest = review.decisions.iter().map(|d| d.loss).fold(0.0, f64::max);
-    h.push_str("<section id=\"moves\">\n<h2>Every decision</h2>\n<div class=\"scroll\"><table class=\"moves\">\n<thead><tr>");
+    h.push_str(
+        "<section id=\"moves\">\n<h2>Every decision</h2>\n<div class=\"scroll\"><table class=\"moves\">\n<thead><tr>",
+    );
     h.push_str("<th class=\"num\">#</th><th class=\"num\">turn</th>");
     if !solo {
         h.push_str("<th>player</th>");
@@ -273,16 +278,26 @@ pub fn review_page(review: &Review, boards: &[TurningBoards]) -> String {
         let tp = rank_of(d.index);
         let class = if tp.is_some() { "decision turning" } else { "decision" };
         let star = if d.proven { "" } else { "*" };
-        let _ = write!(h, "<tr class=\"{class}\" id=\"d{}\"><td class=\"num\">{}</td><td class=\"num\">{}</td>", d.index, d.index, d.turn);
+        let _ = write!(
+            h,
+            "<tr class=\"{class}\" id=\"d{}\"><td class=\"num\">{}</td><td class=\"num\">{}</td>",
+            d.index, d.index, d.turn
+        );
         if !solo {
             let _ = write!(h, "<td>{}</td>", escape(&who(d.player)));
         }
-        let best = if d.lost_nothing() { "<span class=\"zero\">the move played</span>".to_owned() } else { escape(&d.best.text) };
+        let best = if d.lost_nothing() {
+            "<span class=\"zero\">the move played</span>".to_owned()
+        } else {
+            escape(&d.best.text)
+        };
         let loss = if d.lost_nothing() {
             "<span class=\"zero\">0</span>".to_owned()
         } else {
             let width = if largest > 0.0 { (d.loss / largest * 48.0).max(2.0) } else { 0.0 };
-            let badge = tp.map(|n| format!(" <a class=\"badge\" href=\"#tp{n}\" title=\"turning point {n}\">TP{n}</a>")).unwrap_or_default();
+            let badge = tp
+                .map(|n| format!(" <a class=\"badge\" href=\"#tp{n}\" title=\"turning point {n}\">TP{n}</a>"))
+                .unwrap_or_default();
             format!("<span class=\"bar\" style=\"width:{width:.0}px\"></span>{}{badge}", number(d.loss))
         };
         let _ = writeln!(
@@ -325,7 +340,12 @@ pub fn review_page(review: &Review, boards: &[TurningBoards]) -> String {
         if let Some(b) = boards.iter().find(|b| b.decision == i) {
             h.push_str("<div class=\"boards\">\n");
             for (class, board) in [("before", &b.before), ("played", &b.played), ("best", &b.best)] {
-                let _ = writeln!(h, "<figure class=\"board {class}\">{}<figcaption>{}</figcaption></figure>", board.svg, escape(&board.caption));
+                let _ = writeln!(
+                    h,
+                    "<figure class=\"board {class}\">{}<figcaption>{}</figcaption></figure>",
+                    board.svg,
+                    escape(&board.caption)
+                );
             }
             h.push_str("</div>\n");
         }
@@ -368,14 +388,23 @@ mod tests {
                 details: serde_json::json!({ "roll": "SS, CC", "chances": [0.5, 0.25], "nested": { "x": 1 } }),
             })
             .collect();
-        let measure = Measure { name: "score".into(), unit: "points".into(), better: Better::Higher, assumes: "It knows the dice.".into() };
+        let measure = Measure {
+            name: "score".into(),
+            unit: "points".into(),
+            better: Better::Higher,
+            assumes: "It knows the dice.".into(),
+        };
         let mut r = Review::new("coe", "Seed 1 <test>".into(), vec!["red".into(), "blue".into()], measure, decisions);
         r.charts.push(Chart {
             title: "score".into(),
             axis: Axis::Decision,
             x_label: "decision".into(),
             y_label: "points".into(),
-            series: vec![Series { name: "best".into(), player: None, points: (0..5).map(|x| Point { x: x as f64, y: 10.0 - x as f64, low: None, high: None }).collect() }],
+            series: vec![Series {
+                name: "best".into(),
+                player: None,
+                points: (0..5).map(|x| Point { x: x as f64, y: 10.0 - x as f64, low: None, high: None }).collect(),
+            }],
         });
         r
     }
@@ -383,8 +412,10 @@ mod tests {
     #[test]
     fn the_page_has_one_row_per_decision_its_turning_points_and_escapes_text() {
         let r = review();
-        let board = |c: &str| Board { caption: c.into(), svg: "<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>".into() };
-        let boards = vec![TurningBoards { decision: 2, before: board("before"), played: board("played"), best: board("best") }];
+        let board =
+            |c: &str| Board { caption: c.into(), svg: "<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>".into() };
+        let boards =
+            vec![TurningBoards { decision: 2, before: board("before"), played: board("played"), best: board("best") }];
         let page = review_page(&r, &boards);
         assert_eq!(page.matches("<tr class=\"decision").count(), 4);
         assert_eq!(page.matches("<tr class=\"decision turning\"").count(), 2);

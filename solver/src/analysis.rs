@@ -217,7 +217,16 @@ impl Review {
     /// A review of these decisions, with its summary and turning points computed.
     pub fn new(game: &str, title: String, players: Vec<String>, measure: Measure, decisions: Vec<Decision>) -> Review {
         let summary = summarise(&players, &decisions);
-        Review { game: game.to_owned(), title, players, measure, decisions, summary, charts: Vec::new(), facts: Vec::new() }
+        Review {
+            game: game.to_owned(),
+            title,
+            players,
+            measure,
+            decisions,
+            summary,
+            charts: Vec::new(),
+            facts: Vec::new(),
+        }
     }
 
     /// The decision with this index (from 1).
@@ -243,7 +252,10 @@ impl Review {
                 out.push(format!("{at}: loss {} but the values give {expected}", d.loss));
             }
             if (d.value_before - d.best_value_after).abs() > 1e-6 {
-                out.push(format!("{at}: value before {} but the best move leads to {}", d.value_before, d.best_value_after));
+                out.push(format!(
+                    "{at}: value before {} but the best move leads to {}",
+                    d.value_before, d.best_value_after
+                ));
             }
             if d.player >= self.players.len().max(1) {
                 out.push(format!("{at} is by seat {}, which the game does not have", d.player));

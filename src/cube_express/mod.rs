@@ -22,8 +22,6 @@ use signalbox_solver::cube_express::value::parts;
 
 use crate::input::{bad, check_new, text_or_embedded, write_new};
 
-
-
 /// Cube Express commands.
 #[derive(clap::Args, Debug)]
 pub struct Args {

@@ -1,6 +1,5 @@
 //! `signalbox express01 ...`: Express 01 commands.
 
-
 mod replay;
 mod route;
 

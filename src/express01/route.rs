@@ -113,7 +113,11 @@ pub fn run(args: RouteArgs) -> anyhow::Result<()> {
             position.map().name,
             if answer.proven { "" } else { " (not proven)" }
         );
-        let svg = signalbox_render::express01::picture::board_svg(&network, routes.first().map(|r| &r.solution.route), &title);
+        let svg = signalbox_render::express01::picture::board_svg(
+            &network,
+            routes.first().map(|r| &r.solution.route),
+            &title,
+        );
         write_new(path, &svg, args.force)?;
     }
 
