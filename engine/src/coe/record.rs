@@ -83,7 +83,9 @@ pub struct Record {
     /// The rule options.
     #[serde(default = "default_rules")]
     pub rules: RulesSetup,
-    /// The moves, in order.
+    /// The moves, in order: each a JSON object, or the move in the words `coe solve` prints
+    /// (`"die 1 as 4: place on hex 7"`, [`super::words`]).
+    #[serde(deserialize_with = "super::words::moves_in_words_or_objects")]
     pub moves: Vec<Move>,
     /// The final score the moves reach, as a solver claims it: replay checks it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -100,6 +102,11 @@ pub struct Record {
     /// The instance's perfect-score bound (carried).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub perfect_bound: Option<u32>,
+}
+
+/// A turn as messages name it: `setup` for turn 0, `turn N` after.
+pub fn turn_words(turn: usize) -> String {
+    if turn == 0 { "setup".to_owned() } else { format!("turn {turn}") }
 }
 
 fn default_rules() -> RulesSetup {
@@ -139,12 +146,14 @@ pub enum ReplayError {
         replayed: u32,
     },
     /// A move is illegal where it stands.
-    #[error("{file}: field `moves[{index}]`: {error}")]
+    #[error("{file}: field `moves[{index}]` ({}): {error}", turn_words(*turn))]
     Illegal {
         /// The file.
         file: String,
         /// The move's index.
         index: usize,
+        /// The turn it was played in, from 1; 0 for the setup (the start space).
+        turn: usize,
         /// Why.
         error: IllegalMove,
     },
@@ -179,7 +188,8 @@ impl Record {
             .map_err(|message| ReplayError::Rules { file: file.to_string(), message })?;
         let mut game = Game::new(catalogue, &self.instance, rules);
         for (index, &mv) in self.moves.iter().enumerate() {
-            game.play(mv).map_err(|error| ReplayError::Illegal { file: file.to_string(), index, error })?;
+            let turn = if game.is_started() { game.turn() + 1 } else { 0 };
+            game.play(mv).map_err(|error| ReplayError::Illegal { file: file.to_string(), index, turn, error })?;
         }
         let score = game.score();
         if let Some(claimed) = self.score.filter(|&c| c != score.total()) {
