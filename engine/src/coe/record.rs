@@ -174,6 +174,30 @@ impl Record {
         }
     }
 
+    /// The record as JSON for a reader: the instance and rules on a line each, then one move a
+    /// line in the words `coe solve` prints ([`super::words`]), then the claims. It reads back
+    /// as the same record.
+    pub fn to_json_in_words(&self) -> String {
+        let compact = |v: serde_json::Value| v.to_string();
+        let mut fields = vec![
+            format!("  \"instance\": {}", compact(serde_json::to_value(&self.instance).expect("serialises"))),
+            format!("  \"rules\": {}", compact(serde_json::to_value(&self.rules).expect("serialises"))),
+        ];
+        let moves: Vec<String> =
+            self.moves.iter().map(|m| format!("    {}", serde_json::Value::String(m.to_string()))).collect();
+        fields.push(format!("  \"moves\": [\n{}\n  ]", moves.join(",\n")));
+        let mut claims = serde_json::to_value(self).expect("serialises");
+        if let Some(map) = claims.as_object_mut() {
+            for key in ["instance", "rules", "moves"] {
+                map.remove(key);
+            }
+            for (key, value) in map.iter() {
+                fields.push(format!("  {}: {}", serde_json::Value::String(key.clone()), compact(value.clone())));
+            }
+        }
+        format!("{{\n{}\n}}\n", fields.join(",\n"))
+    }
+
     /// Reads a record from JSON text; `file` names it in messages.
     pub fn from_json(file: &str, text: &str) -> Result<Record, ReplayError> {
         Ok(parse_json(file, text)?)
@@ -226,6 +250,8 @@ mod tests {
             assert_eq!(back, record);
             let (_, score) = back.replay(&catalogue, "r.json").expect("replays");
             assert_eq!(score, game.score());
+            let words = record.to_json_in_words();
+            assert_eq!(Record::from_json("w.json", &words).expect("reads back in words"), record);
             let mut bad = record.clone();
             bad.moves[1] = Move::Start { hex: 0 };
             match bad.replay(&catalogue, "r.json") {
