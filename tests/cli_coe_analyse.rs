@@ -119,3 +119,14 @@ fn a_truncated_file_and_an_unfinished_game_are_refused() {
     let err = refused("words.json", &sample_with(|m| m[3] = Value::String("die 0: place on hex 4".into())));
     assert!(err.contains("moves[3]") && err.contains("names the number it is turned to"), "{err}");
 }
+
+/// The format doc's complete example is the sample game, so it reads and replays.
+#[test]
+fn the_format_docs_example_is_the_sample() {
+    let doc = include_str!("../docs/formats/coe-records.md");
+    let from = doc.find("## A complete small example").expect("the section");
+    let block = &doc[from..];
+    let start = block.find("```json\n").expect("a JSON block") + "```json\n".len();
+    let end = block[start..].find("```").expect("its end");
+    assert_eq!(&block[start..start + end], SAMPLE);
+}

@@ -85,15 +85,15 @@ fn a_whole_games_optimal_line_loses_nothing() {
 /// generator among the moves the naive search values lower), the game played on by the
 /// solver from there: that decision loses exactly the naive search's difference, every other
 /// decision nothing, every value is the naive value of its position, and the review from
-/// scratch has the same values (games of two and three turns).
+/// scratch has the same values (games of two and three turns, 24 seeds).
 #[test]
 fn one_worse_move_loses_exactly_its_loss_there() {
     let catalogue = Catalogue::house();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(15);
     let mut checked = 0;
-    for seed in 0..40 {
+    for seed in 0..24 {
         let instance = Instance::from_seed(seed);
-        let rules = Rules { max_turns: Some(if seed % 4 == 0 { 3 } else { 2 }), ..Rules::default() };
+        let rules = Rules { max_turns: Some(if seed % 8 == 0 { 3 } else { 2 }), ..Rules::default() };
         let start = Game::new(&catalogue, &instance, rules);
         let line = solve(&start, SolveOptions::default()).line;
         let at = rng.random_range(0..line.len());
@@ -145,7 +145,7 @@ fn one_worse_move_loses_exactly_its_loss_there() {
         assert!(scratch.searches >= a.searches);
         checked += 1;
     }
-    assert!(checked >= 30, "only {checked} seeds had a worse move");
+    assert!(checked >= 18, "only {checked} seeds had a worse move");
 }
 
 /// A record that stops before the end of the game is refused, naming where it stops.
@@ -165,7 +165,7 @@ fn an_unfinished_record_is_refused() {
 #[test]
 fn sample_game_is_what_the_generator_plays() {
     let catalogue = Catalogue::house();
-    let record = sample_record(&catalogue, SAMPLE_SEED, SolveOptions::default());
+    let record = sample_record(&catalogue, SAMPLE_SEED, Rules::default(), SolveOptions::default());
     let text = record.to_json_in_words();
     if std::env::var_os("SIGNALBOX_WRITE_SAMPLE").is_some() {
         std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/../src/coe/sample-game.json"), &text).expect("writes");

@@ -295,14 +295,14 @@ pub const SAMPLE_MISTAKES: usize = 3;
 /// The seed of the embedded sample game.
 pub const SAMPLE_SEED: u64 = 1;
 
-/// A whole game of `seed` (default rules) played by the deliberately imperfect sample player:
+/// A whole game of `seed` under `rules` played by the deliberately imperfect sample player (the
+/// embedded sample: [`SAMPLE_SEED`], default rules):
 /// the solver's line, except at [`SAMPLE_MISTAKES`] decisions drawn from the seed (ChaCha8
 /// seeded with the seed; decisions 2 to the line's length less one), where it plays one of the
 /// three other legal moves with the highest static bound (drawn from the same generator; ties
 /// in the engine's move order), then the solver's line from the position reached.
-pub fn sample_record(catalogue: &Catalogue, seed: u64, options: SolveOptions) -> Record {
+pub fn sample_record(catalogue: &Catalogue, seed: u64, rules: Rules, options: SolveOptions) -> Record {
     let instance = Instance::from_seed(seed);
-    let rules = Rules::default();
     let tables = Tables::new();
     let mut game = Game::new(catalogue, &instance, rules);
     let first = solve_reusing(&game, options, &tables, None);
