@@ -85,7 +85,8 @@ fn bench(c: &mut Criterion) {
     let catalogue = Catalogue::house();
     median_pass(&catalogue);
     let rules = Rules { max_turns: Some(6), ..Rules::default() };
-    let short: Vec<Record> = (1..=5u64).map(|seed| sample_record(&catalogue, seed, rules, options(true).solve)).collect();
+    let short: Vec<Record> =
+        (1..=5u64).map(|seed| sample_record(&catalogue, seed, rules, options(true).solve)).collect();
     for record in &short {
         assert_eq!(values(&review(&catalogue, record, true)), values(&review(&catalogue, record, false)));
     }
@@ -100,7 +101,9 @@ fn bench(c: &mut Criterion) {
         });
     }
     let sample = sample_record(&catalogue, 1, Rules::default(), options(true).solve);
-    group.bench_function(BenchmarkId::new("reuse", "seed1"), |b| b.iter(|| review(&catalogue, black_box(&sample), true)));
+    group.bench_function(BenchmarkId::new("reuse", "seed1"), |b| {
+        b.iter(|| review(&catalogue, black_box(&sample), true))
+    });
     group.finish();
 }
 

@@ -92,7 +92,8 @@ fn an_illegal_move_is_named_with_its_turn_and_rule() {
 fn a_move_out_of_its_place_is_named() {
     let err = refused("no-choice.json", &sample_with(|m| m.insert(1, Value::String("white: gain red".into()))));
     assert!(err.contains("moves[1]") && err.contains("no effect's choice is open"), "{err}");
-    let first_white = |m: &Vec<Value>| m.iter().position(|x| x.as_str().is_some_and(|s| s.starts_with("white:"))).unwrap();
+    let first_white =
+        |m: &Vec<Value>| m.iter().position(|x| x.as_str().is_some_and(|s| s.starts_with("white:"))).unwrap();
     let err = refused(
         "choice-first.json",
         &sample_with(|m| {

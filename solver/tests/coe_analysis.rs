@@ -140,7 +140,8 @@ fn one_worse_move_loses_exactly_its_loss_there() {
         assert_eq!(naive::best(&g).0, before, "seed {seed}: the best move keeps the value");
         let scratch = review_of(&catalogue, &record, false);
         consistent(&scratch.review);
-        let values = |r: &Review| r.decisions.iter().map(|d| (d.value_before, d.value_after, d.loss)).collect::<Vec<_>>();
+        let values =
+            |r: &Review| r.decisions.iter().map(|d| (d.value_before, d.value_after, d.loss)).collect::<Vec<_>>();
         assert_eq!(values(&scratch.review), values(&a.review), "seed {seed}: reuse and scratch differ");
         assert!(scratch.searches >= a.searches);
         checked += 1;

@@ -162,7 +162,11 @@ pub fn run(a: SolveArgs, catalogue: &Catalogue) -> anyhow::Result<()> {
             if s.proven { "maximum" } else { "best found" },
             checked.score.total()
         );
-        write_new(path, &signalbox_render::coe::picture::board_svg(catalogue, &instance, rules, &s.line, &title), a.force)?;
+        write_new(
+            path,
+            &signalbox_render::coe::picture::board_svg(catalogue, &instance, rules, &s.line, &title),
+            a.force,
+        )?;
     }
     if a.json {
         let mut record = Record::new(instance.clone(), rules, s.line.clone());

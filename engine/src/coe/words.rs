@@ -39,9 +39,10 @@ impl FromStr for Move {
         };
         let colour = |s: &str| -> Result<Colour, NotAMove> {
             let s = s.trim();
-            Colour::ALL.into_iter().find(|c| c.name() == s).ok_or_else(|| {
-                fail(&format!("`{s}` is not a colour (red, blue, green, white, yellow)"))
-            })
+            Colour::ALL
+                .into_iter()
+                .find(|c| c.name() == s)
+                .ok_or_else(|| fail(&format!("`{s}` is not a colour (red, blue, green, white, yellow)")))
         };
         if t == "pass" {
             return Ok(Move::Pass);
@@ -109,7 +110,9 @@ impl FromStr for Move {
                 free_shift,
             });
         }
-        Err(fail("a die places a cube (`place on hex H`), gains one (`gain COLOUR (card C, square S)`) or gains a worker"))
+        Err(fail(
+            "a die places a cube (`place on hex H`), gains one (`gain COLOUR (card C, square S)`) or gains a worker",
+        ))
     }
 }
 
@@ -127,7 +130,9 @@ impl<'de> serde::Deserialize<'de> for Entry {
 }
 
 /// Reads a record's `moves`: each a move in words or as an object.
-pub(crate) fn moves_in_words_or_objects<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<Move>, D::Error> {
+pub(crate) fn moves_in_words_or_objects<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<Move>, D::Error> {
     let entries: Vec<Entry> = serde::Deserialize::deserialize(deserializer)?;
     Ok(entries.into_iter().map(|e| e.0).collect())
 }

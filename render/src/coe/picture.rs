@@ -69,7 +69,7 @@ pub fn position_svg(
         y0 = y0.min(y - R);
         y1 = y1.max(y + R);
     }
-    let legend = legend_lines();
+    let legend = legend_lines(mark_last);
     let legend_height = LEGEND_LINE * legend.len() as f32 + 10.0;
     let width = (x1 - x0 + 2.0 * MARGIN).max(LEGEND_WIDTH + 2.0 * MARGIN);
     let notes_band = NOTE_LINE * notes.len() as f32;
@@ -131,6 +131,9 @@ pub fn position_svg(
                 .add(Circle::new().set("cx", gx).set("cy", y).set("r", 8.0).set("fill", "#222"))
                 .add(label(gx, y + 4.0, 10.0, "5", "white", false)),
             Glyph::Faded => doc.add(hexagon(gx, y, 8.0, fill(Colour::Blue), 0.35)),
+            Glyph::Outline => doc
+                .add(hexagon(gx, y, 9.0, "none", 0.0).set("stroke", "#000").set("stroke-width", 4))
+                .add(hexagon(gx, y, 8.0, fill(Colour::Red), 1.0)),
             Glyph::Colours => {
                 let mut d = doc;
                 for (k, c) in
@@ -168,16 +171,21 @@ enum Glyph {
     Turn,
     Faded,
     Colours,
+    Outline,
 }
 
-fn legend_lines() -> Vec<(Glyph, &'static str)> {
-    vec![
+fn legend_lines(mark_last: bool) -> Vec<(Glyph, &'static str)> {
+    let mut lines = vec![
         (Glyph::Number, "the die face that places a cube on the hex"),
         (Glyph::Index, "the hex's number in the move list (\"place on hex 7\")"),
         (Glyph::Turn, "the turn its cube was placed (S: the start space)"),
         (Glyph::Faded, "a pale hex is still empty at the end of the line"),
         (Glyph::Colours, "red, blue, green, white, yellow hexes"),
-    ]
+    ];
+    if mark_last {
+        lines.push((Glyph::Outline, "a thick outline: the cube the last move placed"));
+    }
+    lines
 }
 
 /// A hexagon (pointy top) of radius `r` at (`cx`, `cy`).

@@ -59,15 +59,27 @@ pub fn turning_boards(
             let value = |v: f64| crate::page::escape(&format!("{v}"));
             let before = Board {
                 caption: format!("before decision {index} (best reachable {})", value(d.value_before)),
-                svg: picture(before_line, &format!("Before decision {index}"), &format!("best reachable {}", value(d.value_before))),
+                svg: picture(
+                    before_line,
+                    &format!("Before decision {index}"),
+                    &format!("best reachable {}", value(d.value_before)),
+                ),
             };
             let played = Board {
                 caption: format!("played: {} (best reachable {})", d.played.text, value(d.value_after)),
-                svg: picture(played_line, &format!("Played: {}", d.played.text), &format!("best reachable after it {}", value(d.value_after))),
+                svg: picture(
+                    played_line,
+                    &format!("Played: {}", d.played.text),
+                    &format!("best reachable after it {}", value(d.value_after)),
+                ),
             };
             let best = Board {
                 caption: format!("best: {} (best reachable {})", d.best.text, value(d.best_value_after)),
-                svg: picture(&best_line, &format!("Best: {}", d.best.text), &format!("best reachable after it {}", value(d.best_value_after))),
+                svg: picture(
+                    &best_line,
+                    &format!("Best: {}", d.best.text),
+                    &format!("best reachable after it {}", value(d.best_value_after)),
+                ),
             };
             Some(TurningBoards { decision: index, before, played, best })
         })
@@ -112,7 +124,8 @@ mod tests {
                 details: serde_json::Value::Null,
             })
             .collect();
-        let measure = Measure { name: "v".into(), unit: "points".into(), better: Better::Higher, assumes: String::new() };
+        let measure =
+            Measure { name: "v".into(), unit: "points".into(), better: Better::Higher, assumes: String::new() };
         let review = Review::new("coe", "t".into(), vec!["player".into()], measure, decisions);
         let boards = turning_boards(&catalogue, &instance, Rules::default(), &moves, &review, &moves);
         assert_eq!(boards.len(), 1);
