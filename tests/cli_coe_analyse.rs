@@ -131,3 +131,12 @@ fn the_format_docs_example_is_the_sample() {
     let end = block[start..].find("```").expect("its end");
     assert_eq!(&block[start..start + end], SAMPLE);
 }
+
+/// One thread or two give the same review.
+#[test]
+fn the_review_is_the_same_on_one_thread_and_two() {
+    let (code, one, err) = run(&["coe", "analyse", "--json", "--threads", "1"]);
+    assert_eq!(code, Some(0), "{err}");
+    let (_, two, _) = run(&["coe", "analyse", "--json", "--threads", "2"]);
+    assert_eq!(one, two);
+}

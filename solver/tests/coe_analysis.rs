@@ -85,13 +85,13 @@ fn a_whole_games_optimal_line_loses_nothing() {
 /// generator among the moves the naive search values lower), the game played on by the
 /// solver from there: that decision loses exactly the naive search's difference, every other
 /// decision nothing, every value is the naive value of its position, and the review from
-/// scratch has the same values (games of two and three turns, 24 seeds).
+/// scratch has the same values (games of two and three turns, 16 seeds).
 #[test]
 fn one_worse_move_loses_exactly_its_loss_there() {
     let catalogue = Catalogue::house();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(15);
     let mut checked = 0;
-    for seed in 0..24 {
+    for seed in 0..16 {
         let instance = Instance::from_seed(seed);
         let rules = Rules { max_turns: Some(if seed % 8 == 0 { 3 } else { 2 }), ..Rules::default() };
         let start = Game::new(&catalogue, &instance, rules);
@@ -146,7 +146,7 @@ fn one_worse_move_loses_exactly_its_loss_there() {
         assert!(scratch.searches >= a.searches);
         checked += 1;
     }
-    assert!(checked >= 18, "only {checked} seeds had a worse move");
+    assert!(checked >= 12, "only {checked} seeds had a worse move");
 }
 
 /// A record that stops before the end of the game is refused, naming where it stops.
@@ -177,4 +177,19 @@ fn sample_game_is_what_the_generator_plays() {
     consistent(&a.review);
     assert!(a.review.decisions.iter().any(|d| d.loss > 0.0), "the sample player's mistakes lose points");
     assert!(a.searches <= 1 + signalbox_solver::coe::analysis::SAMPLE_MISTAKES);
+}
+
+/// A time limit too short for any proof gives the best values found, marked not proven, and
+/// a review still consistent: no negative loss, the value before each decision its best move's.
+#[test]
+fn a_time_limit_gives_best_found_values_marked_not_proven() {
+    let catalogue = Catalogue::house();
+    let record: Record = Record::from_json("sample", SAMPLE).expect("the sample reads");
+    let solve = SolveOptions { time_limit: Some(std::time::Duration::from_millis(1)), ..SolveOptions::default() };
+    let a = analyse(&catalogue, &record, "sample", AnalyseOptions { solve, reuse: true }, &|_| {}).expect("analyses");
+    assert!(a.review.problems().is_empty(), "{:?}", a.review.problems());
+    assert!(a.review.decisions.iter().all(|d| d.loss >= 0.0));
+    assert!(!a.review.summary.proven, "a millisecond proves no whole game");
+    let last = a.review.decisions.last().expect("decisions");
+    assert_eq!(last.value_after, f64::from(record.score.expect("the sample claims its score")));
 }
