@@ -9,6 +9,7 @@ use signalbox_engine::coe::{Instance, Record};
 
 use crate::input::{bad, read_text, text_or_embedded};
 
+mod analyse;
 mod batch;
 
 mod play;
@@ -82,6 +83,20 @@ enum Command {
     ///   signalbox coe check seeds.jsonl
     #[command(verbatim_doc_comment)]
     Check(CheckArgs),
+    /// Reviews a played game decision by decision: the best final score still reachable before
+    /// and after each move (exact, knowing the future dice and cards), the loss, the best move,
+    /// the turning points; without RECORD, an embedded sample game.
+    ///
+    /// A decision is one move of the record: the start space, each die's use (its number, the
+    /// workers it pays, the free shift), each red chain, white gain, overflow return and pass.
+    /// Moves may be written in the words `coe solve` prints (docs/formats/coe-records.md).
+    ///
+    /// Examples:
+    ///   signalbox coe analyse
+    ///   signalbox coe analyse game.json --html game.html
+    ///   signalbox coe analyse game.json --json > review.json
+    #[command(verbatim_doc_comment)]
+    Analyse(analyse::AnalyseArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -136,6 +151,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let catalogue = Catalogue::from_toml(&label, &text).map_err(|e| bad(e.to_string()))?;
             batch::run(a, &catalogue, &text)
         }
+        Command::Analyse(a) => analyse::run(a),
         Command::Play(a) => {
             let catalogue = load_content(a.content.as_deref())?;
             play::run(a, &catalogue)

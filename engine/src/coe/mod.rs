@@ -7,6 +7,7 @@
 //! - [`game`]: the rules as a state machine: legal moves, checked and fast play, scoring.
 //! - [`record`]: game records (JSON) that the engine replays and re-scores.
 //! - [`stack`]: small inline stacks for the card piles and pending choices.
+//! - [`words`]: moves read from the words the text output prints.
 
 pub mod card;
 pub mod catalogue;
@@ -15,6 +16,7 @@ pub mod game;
 pub mod instance;
 pub mod record;
 pub mod stack;
+pub mod words;
 
 pub use card::{Board, Card, Effect, Market, Square};
 pub use catalogue::{Catalogue, ContentError, ContentProblem};

@@ -83,7 +83,9 @@ pub struct Record {
     /// The rule options.
     #[serde(default = "default_rules")]
     pub rules: RulesSetup,
-    /// The moves, in order.
+    /// The moves, in order: each a JSON object, or the move in the words `coe solve` prints
+    /// (`"die 1 as 4: place on hex 7"`, [`super::words`]).
+    #[serde(deserialize_with = "super::words::moves_in_words_or_objects")]
     pub moves: Vec<Move>,
     /// The final score the moves reach, as a solver claims it: replay checks it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -100,6 +102,11 @@ pub struct Record {
     /// The instance's perfect-score bound (carried).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub perfect_bound: Option<u32>,
+}
+
+/// A turn as messages name it: `setup` for turn 0, `turn N` after.
+pub fn turn_words(turn: usize) -> String {
+    if turn == 0 { "setup".to_owned() } else { format!("turn {turn}") }
 }
 
 fn default_rules() -> RulesSetup {
@@ -139,12 +146,14 @@ pub enum ReplayError {
         replayed: u32,
     },
     /// A move is illegal where it stands.
-    #[error("{file}: field `moves[{index}]`: {error}")]
+    #[error("{file}: field `moves[{index}]` ({}): {error}", turn_words(*turn))]
     Illegal {
         /// The file.
         file: String,
         /// The move's index.
         index: usize,
+        /// The turn it was played in, from 1; 0 for the setup (the start space).
+        turn: usize,
         /// Why.
         error: IllegalMove,
     },
@@ -165,6 +174,30 @@ impl Record {
         }
     }
 
+    /// The record as JSON for a reader: the instance and rules on a line each, then one move a
+    /// line in the words `coe solve` prints ([`super::words`]), then the claims. It reads back
+    /// as the same record.
+    pub fn to_json_in_words(&self) -> String {
+        let compact = |v: serde_json::Value| v.to_string();
+        let mut fields = vec![
+            format!("  \"instance\": {}", compact(serde_json::to_value(&self.instance).expect("serialises"))),
+            format!("  \"rules\": {}", compact(serde_json::to_value(&self.rules).expect("serialises"))),
+        ];
+        let moves: Vec<String> =
+            self.moves.iter().map(|m| format!("    {}", serde_json::Value::String(m.to_string()))).collect();
+        fields.push(format!("  \"moves\": [\n{}\n  ]", moves.join(",\n")));
+        let mut claims = serde_json::to_value(self).expect("serialises");
+        if let Some(map) = claims.as_object_mut() {
+            for key in ["instance", "rules", "moves"] {
+                map.remove(key);
+            }
+            for (key, value) in map.iter() {
+                fields.push(format!("  {}: {}", serde_json::Value::String(key.clone()), compact(value.clone())));
+            }
+        }
+        format!("{{\n{}\n}}\n", fields.join(",\n"))
+    }
+
     /// Reads a record from JSON text; `file` names it in messages.
     pub fn from_json(file: &str, text: &str) -> Result<Record, ReplayError> {
         Ok(parse_json(file, text)?)
@@ -179,7 +212,8 @@ impl Record {
             .map_err(|message| ReplayError::Rules { file: file.to_string(), message })?;
         let mut game = Game::new(catalogue, &self.instance, rules);
         for (index, &mv) in self.moves.iter().enumerate() {
-            game.play(mv).map_err(|error| ReplayError::Illegal { file: file.to_string(), index, error })?;
+            let turn = if game.is_started() { game.turn() + 1 } else { 0 };
+            game.play(mv).map_err(|error| ReplayError::Illegal { file: file.to_string(), index, turn, error })?;
         }
         let score = game.score();
         if let Some(claimed) = self.score.filter(|&c| c != score.total()) {
@@ -216,6 +250,8 @@ mod tests {
             assert_eq!(back, record);
             let (_, score) = back.replay(&catalogue, "r.json").expect("replays");
             assert_eq!(score, game.score());
+            let words = record.to_json_in_words();
+            assert_eq!(Record::from_json("w.json", &words).expect("reads back in words"), record);
             let mut bad = record.clone();
             bad.moves[1] = Move::Start { hex: 0 };
             match bad.replay(&catalogue, "r.json") {

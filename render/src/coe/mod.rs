@@ -1,3 +1,4 @@
-//! Drawing The Cubes of Europe: the board after a line of play.
+//! Drawing The Cubes of Europe: the board after a line of play, and the boards of a review.
 
 pub mod picture;
+pub mod review;

@@ -23,14 +23,30 @@ fn fill(c: Colour) -> &'static str {
 
 /// The picture of the board at the end of `line`, titled `title`.
 pub fn board_svg(catalogue: &Catalogue, instance: &Instance, rules: Rules, line: &[Move], title: &str) -> String {
+    position_svg(catalogue, instance, rules, line, title, &[], false)
+}
+
+/// The picture of the position at the end of `line`, titled `title`, with `notes` (one line
+/// each) under the title; with `mark_last`, the hexes the last move filled are outlined thick.
+pub fn position_svg(
+    catalogue: &Catalogue,
+    instance: &Instance,
+    rules: Rules,
+    line: &[Move],
+    title: &str,
+    notes: &[String],
+    mark_last: bool,
+) -> String {
     let mut game = Game::new(catalogue, instance, rules);
     // The turn each hex was filled (0 for the start).
     let mut filled_at = [None; 19];
+    let mut last = 0u32;
     for &mv in line {
         let before = game.placed();
         let turn = game.turn() + usize::from(game.is_started());
         game.play_unchecked(mv);
         let new = game.placed() & !before;
+        last = new;
         for (i, slot) in filled_at.iter_mut().enumerate() {
             if new >> i & 1 == 1 {
                 *slot = Some(if matches!(mv, Move::Start { .. }) { 0 } else { turn });
@@ -53,11 +69,12 @@ pub fn board_svg(catalogue: &Catalogue, instance: &Instance, rules: Rules, line:
         y0 = y0.min(y - R);
         y1 = y1.max(y + R);
     }
-    let legend = legend_lines();
+    let legend = legend_lines(mark_last);
     let legend_height = LEGEND_LINE * legend.len() as f32 + 10.0;
     let width = (x1 - x0 + 2.0 * MARGIN).max(LEGEND_WIDTH + 2.0 * MARGIN);
-    let height = TITLE_BAND + (y1 - y0) + 2.0 * MARGIN + legend_height;
-    let (ox, oy) = ((width - (x1 - x0)) / 2.0 - x0, TITLE_BAND + MARGIN - y0);
+    let notes_band = NOTE_LINE * notes.len() as f32;
+    let height = TITLE_BAND + notes_band + (y1 - y0) + 2.0 * MARGIN + legend_height;
+    let (ox, oy) = ((width - (x1 - x0)) / 2.0 - x0, TITLE_BAND + notes_band + MARGIN - y0);
     let mut doc = Document::new()
         .set("viewBox", (0, 0, width.ceil() as i32, height.ceil() as i32))
         .set("width", width.ceil() as i32)
@@ -72,9 +89,22 @@ pub fn board_svg(catalogue: &Catalogue, instance: &Instance, rules: Rules, line:
                 .set("font-weight", "bold")
                 .set("fill", "#111"),
         );
+    for (k, note) in notes.iter().enumerate() {
+        doc = doc.add(
+            Text::new(note.as_str())
+                .set("x", MARGIN)
+                .set("y", MARGIN + 4.0 + TITLE_BAND * 0.7 + NOTE_LINE * k as f32)
+                .set("font-family", FONT)
+                .set("font-size", 12)
+                .set("fill", "#222"),
+        );
+    }
     for (i, h) in board.hexes.iter().enumerate() {
         let (cx, cy) = centre(i);
         let (cx, cy) = (cx + ox, cy + oy);
+        if mark_last && last >> i & 1 == 1 {
+            doc = doc.add(hexagon(cx, cy, R + 2.0, "none", 0.0).set("stroke", "#000").set("stroke-width", 5));
+        }
         let filled = filled_at[i].is_some();
         let tip = match filled_at[i] {
             Some(0) => format!("hex {i}: {} {}, the start", h.colour, h.number),
@@ -91,7 +121,7 @@ pub fn board_svg(catalogue: &Catalogue, instance: &Instance, rules: Rules, line:
         }
     }
     // The legend, under the board.
-    let mut y = TITLE_BAND + (y1 - y0) + 2.0 * MARGIN + 6.0;
+    let mut y = TITLE_BAND + notes_band + (y1 - y0) + 2.0 * MARGIN + 6.0;
     for (glyph, text) in legend {
         let gx = MARGIN + 10.0;
         doc = match glyph {
@@ -101,6 +131,9 @@ pub fn board_svg(catalogue: &Catalogue, instance: &Instance, rules: Rules, line:
                 .add(Circle::new().set("cx", gx).set("cy", y).set("r", 8.0).set("fill", "#222"))
                 .add(label(gx, y + 4.0, 10.0, "5", "white", false)),
             Glyph::Faded => doc.add(hexagon(gx, y, 8.0, fill(Colour::Blue), 0.35)),
+            Glyph::Outline => doc
+                .add(hexagon(gx, y, 9.0, "none", 0.0).set("stroke", "#000").set("stroke-width", 4))
+                .add(hexagon(gx, y, 8.0, fill(Colour::Red), 1.0)),
             Glyph::Colours => {
                 let mut d = doc;
                 for (k, c) in
@@ -125,6 +158,9 @@ pub fn board_svg(catalogue: &Catalogue, instance: &Instance, rules: Rules, line:
     doc.to_string()
 }
 
+/// The height of one line of notes under the title.
+const NOTE_LINE: f32 = 17.0;
+
 /// The height of one legend line, and the width the legend needs.
 const LEGEND_LINE: f32 = 20.0;
 const LEGEND_WIDTH: f32 = 390.0;
@@ -135,16 +171,21 @@ enum Glyph {
     Turn,
     Faded,
     Colours,
+    Outline,
 }
 
-fn legend_lines() -> Vec<(Glyph, &'static str)> {
-    vec![
+fn legend_lines(mark_last: bool) -> Vec<(Glyph, &'static str)> {
+    let mut lines = vec![
         (Glyph::Number, "the die face that places a cube on the hex"),
         (Glyph::Index, "the hex's number in the move list (\"place on hex 7\")"),
         (Glyph::Turn, "the turn its cube was placed (S: the start space)"),
         (Glyph::Faded, "a pale hex is still empty at the end of the line"),
         (Glyph::Colours, "red, blue, green, white, yellow hexes"),
-    ]
+    ];
+    if mark_last {
+        lines.push((Glyph::Outline, "a thick outline: the cube the last move placed"));
+    }
+    lines
 }
 
 /// A hexagon (pointy top) of radius `r` at (`cx`, `cy`).

@@ -1,5 +1,6 @@
 //! The Cubes of Europe: the best score of a seed.
 //!
+//! - [`analysis`]: the review of a played game, decision by decision; the sample game.
 //! - [`bound`]: an admissible upper bound on the final score from a position (a relaxed game).
 //! - [`exact`]: the exact best score by dynamic programming over turn-start positions, for
 //!   shortened games; and every outcome of a turn.
@@ -9,6 +10,7 @@
 //!   moves every move a record can write that the rules allow, not the engine's move list), the
 //!   reference the solver is tested against on shortened games.
 
+pub mod analysis;
 pub mod bound;
 pub mod exact;
 pub mod naive;

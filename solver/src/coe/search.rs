@@ -65,18 +65,65 @@ pub struct Solved {
 
 /// Solves a game: the best score reachable from `game`, with its line.
 pub fn solve(game: &Game<'_>, options: SolveOptions) -> Solved {
-    crate::threads::install(options.threads, || Search::new(options).run(game))
+    solve_reusing(game, options, &Tables::new(), None)
+}
+
+/// Solves a game as [`solve`] does, keeping what the search learns in `tables` for the next
+/// position of the same game, and stopping as soon as a line reaches `at_most`, a known upper
+/// bound on the value of `game` (the value of the position it came from).
+///
+/// The tables hold only true upper bounds on the values of positions (the static bound, and
+/// what searching a position's children proved), so a later search may cut with them whatever
+/// came before it; the answer (score, line, proof) is the one [`solve`] gives, only found sooner.
+/// Tables belong to one game: one catalogue, one instance, one set of rule options (a position's
+/// key says nothing of them). `at_most` must be a true upper bound (a proven value of a position
+/// `game` follows from); with it the score is the same and the line may be another line of that
+/// score (the first the search meets).
+pub fn solve_reusing(game: &Game<'_>, options: SolveOptions, tables: &Tables, at_most: Option<u32>) -> Solved {
+    crate::threads::install(options.threads, || Search::new(options, tables, at_most).run(game))
+}
+
+/// What searches of one game learn and share: per position the lowest upper bound on its value
+/// known, and per skeleton the positions searched (ruling S1).
+pub struct Tables {
+    table: Table,
+    dominance: Dominance,
+}
+
+impl Tables {
+    /// Empty tables.
+    pub fn new() -> Tables {
+        Tables { table: Table(Sharded::new()), dominance: Dominance(Sharded::new()) }
+    }
+
+    /// How many positions the tables hold a bound for.
+    pub fn len(&self) -> usize {
+        self.table.0.shards.iter().map(|s| s.lock().map_or(0, |m| m.len())).sum()
+    }
+
+    /// Whether the tables hold nothing.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl Default for Tables {
+    fn default() -> Self {
+        Tables::new()
+    }
 }
 
 /// The shared state of one search.
-struct Search {
+struct Search<'t> {
     options: SolveOptions,
     deadline: Option<Instant>,
     timed_out: AtomicBool,
     /// The best score any task has found.
     found: AtomicU32,
-    table: Table,
-    dominance: Dominance,
+    /// A known upper bound on the root's value: a line reaching it ends the search.
+    at_most: u32,
+    table: &'t Table,
+    dominance: &'t Dominance,
     positions: std::sync::atomic::AtomicU64,
 }
 
@@ -177,17 +224,23 @@ enum Piece<'c> {
     Task(Game<'c>, Vec<Move>),
 }
 
-impl Search {
-    fn new(options: SolveOptions) -> Search {
+impl<'t> Search<'t> {
+    fn new(options: SolveOptions, tables: &'t Tables, at_most: Option<u32>) -> Search<'t> {
         Search {
             options,
             deadline: options.time_limit.map(|t| Instant::now() + t),
             timed_out: AtomicBool::new(false),
             found: AtomicU32::new(0),
-            table: Table(Sharded::new()),
-            dominance: Dominance(Sharded::new()),
+            at_most: at_most.unwrap_or(u32::MAX),
+            table: &tables.table,
+            dominance: &tables.dominance,
             positions: std::sync::atomic::AtomicU64::new(0),
         }
+    }
+
+    /// Whether a line has reached the known upper bound, so nothing is left to prove.
+    fn reached_cap(&self) -> bool {
+        self.found.load(Ordering::Relaxed) >= self.at_most
     }
 
     fn run(&self, game: &Game<'_>) -> Solved {
@@ -288,6 +341,7 @@ impl Search {
     fn proof(&self, game: &Game<'_>, beam: Incumbent) -> (u32, Incumbent) {
         self.found.store(beam.score, Ordering::Relaxed);
         let (_, root) = self.bounds(game);
+        let root = root.min(self.at_most);
         if root <= beam.score || game.is_over() {
             return (root.max(beam.score), beam);
         }
@@ -332,6 +386,7 @@ impl Search {
                 best = found;
             }
         }
+        let upper = upper.min(self.at_most);
         let proven = upper <= best.score && !self.out_of_time();
         if proven && best.score > beam.score {
             // The line: the first, in the fixed order, reaching the proven score.
@@ -422,7 +477,7 @@ impl Search {
             return s;
         }
         let (_, bound) = self.bounds(game);
-        if bound <= self.bar(local) || self.out_of_time() {
+        if bound <= self.bar(local) || self.out_of_time() || self.reached_cap() {
             return bound;
         }
         if let Some(u) = self.dominance.get(game).filter(|&u| u <= self.bar(local)) {
@@ -432,7 +487,7 @@ impl Search {
         self.positions.fetch_add(1, Ordering::Relaxed);
         let mut upper = 0;
         for (_, cu, child, moves) in self.children(game) {
-            let u = if cu <= self.bar(local) || self.out_of_time() {
+            let u = if cu <= self.bar(local) || self.out_of_time() || self.reached_cap() {
                 cu
             } else {
                 let len = path.len();

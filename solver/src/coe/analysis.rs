@@ -1,0 +1,350 @@
+//! The review of a played game of The Cubes of Europe (issue 15): every decision of the record,
+//! the best final score still reachable before it and after it, the loss, and the best move.
+//!
+//! **A decision is one [`Move`]** of the record: the start space, each die's use (with the
+//! number it is turned to, the workers that pays and whether the free shift is taken), each
+//! overflow return, each white gain, each red chain and each pass. The record writes them one
+//! by one, so the review does too.
+//!
+//! **Values** are exact best final scores ([`super::search`]), knowing the future dice and cards
+//! (hindsight): a loss is what the seed allowed, not what the player could see. The value of the
+//! position before decision `k` is the solver's value of it; its line starts with the best move,
+//! and the position after that move is worth exactly as much (the line reaches the value from
+//! there, and a position is worth no more than the one it follows from), so `best_value_after`
+//! is `value_before` without another search. The value after the move played is the value
+//! before the next decision (or the final score after the last).
+//!
+//! **Reuse.** One set of search tables serves every position of the game
+//! ([`super::search::Tables`]); a position after a move that leads where the solver's line goes
+//! takes the rest of the line and its value without a search (the line reaches it, and it is
+//! worth no more than the position before); any other position is searched with the value
+//! before it as a known upper bound ([`super::search::solve_reusing`]), which ends the search as
+//! soon as a line reaches it. [`AnalyseOptions::reuse`] off solves the position before every
+//! decision from scratch instead, for the bench's comparison and the tests.
+//!
+//! **Sample game.** [`sample_record`] plays a seed as a deliberately imperfect player: the
+//! solver's line, except at [`SAMPLE_MISTAKES`] decisions drawn from the seed, where it plays a
+//! plausible worse-looking move (one of the three other moves with the highest static bound),
+//! then plays on by the solver's line from there.
+
+use rand::seq::index::sample;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rustc_hash::FxHashMap as HashMap;
+use serde_json::json;
+use signalbox_engine::coe::game::turn_steps;
+use signalbox_engine::coe::{Catalogue, Game, Instance, Move, Record, Rules, rank_of};
+
+use super::bound::upper_bound;
+use super::search::{SolveOptions, Solved, Tables, solve_reusing};
+use crate::analysis::{Better, Chart, Choice, Decision, Measure, Point, Review, Series};
+
+/// How to analyse.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AnalyseOptions {
+    /// The search of each position (its time limit applies to each position searched).
+    pub solve: SolveOptions,
+    /// Reuse work between positions (the default); off, every position before a decision is
+    /// solved from scratch.
+    pub reuse: bool,
+}
+
+impl Default for AnalyseOptions {
+    fn default() -> Self {
+        AnalyseOptions { solve: SolveOptions::default(), reuse: true }
+    }
+}
+
+/// A review, with what drawing its turning points needs.
+#[derive(Clone, Debug)]
+pub struct Analysed {
+    /// The review.
+    pub review: Review,
+    /// The best move at each decision, in order (the move played where it loses nothing).
+    pub best: Vec<Move>,
+    /// Positions searched from scratch or with reuse (each a call of the solver).
+    pub searches: usize,
+}
+
+/// Why a record cannot be analysed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AnalyseError {
+    /// The record does not replay.
+    #[error(transparent)]
+    Replay(#[from] signalbox_engine::coe::ReplayError),
+    /// The record stops before the game is over.
+    #[error(
+        "{file}: field `moves`: the record stops at turn {turn} before the game is over (after {moves} moves); a review needs the whole game"
+    )]
+    Unfinished {
+        /// The file.
+        file: String,
+        /// The turn it stops in, from 1.
+        turn: usize,
+        /// How many moves it holds.
+        moves: usize,
+    },
+}
+
+/// What a solve found for one position: its value (best found), its bound, whether proven, and
+/// the line from it.
+#[derive(Clone, Debug)]
+struct Known {
+    value: u32,
+    upper: u32,
+    proven: bool,
+    line: Vec<Move>,
+}
+
+impl Known {
+    fn of(s: Solved) -> Known {
+        Known { value: s.score, upper: s.upper_bound, proven: s.proven, line: s.line }
+    }
+
+    /// What is known of the position after the line's first move: the rest of the line.
+    fn tail(&self) -> Known {
+        Known { value: self.value, upper: self.upper, proven: self.proven, line: self.line[1..].to_vec() }
+    }
+}
+
+/// The decision's kind, in a few words.
+pub fn kind(game: &Game<'_>, mv: Move) -> String {
+    use signalbox_engine::coe::game::Pending;
+    match mv {
+        Move::Start { .. } => "start space".into(),
+        Move::Gain { die, .. } | Move::Place { die, .. } | Move::Worker { die } => format!("die {die}"),
+        Move::Chain { .. } => "red chain".into(),
+        Move::Take { .. } => "white gain".into(),
+        Move::Return { .. } => "overflow return".into(),
+        Move::Pass => match game.pending() {
+            Some(Pending::Red) => "red chain".into(),
+            Some(Pending::White) => "white gain".into(),
+            _ => "pass".into(),
+        },
+    }
+}
+
+/// The workers a die's use pays and whether it takes the free shift (ruling A8), as the engine
+/// plays it: `(0, false)` for other moves.
+pub fn workers_spent(game: &Game<'_>, mv: Move) -> (u8, bool) {
+    let (die, face, free_shift) = match mv {
+        Move::Gain { die, face, free_shift, .. } | Move::Place { die, face, free_shift, .. } => (die, face, free_shift),
+        _ => return (0, false),
+    };
+    let Some(shows) = game.dice()[usize::from(die)] else { return (0, false) };
+    let steps = turn_steps(shows, face);
+    let free = steps > 0 && free_shift.unwrap_or(true) && game.free_shift_open();
+    (steps - u8::from(free), free)
+}
+
+/// The text of the measure's hindsight sentence.
+pub const HINDSIGHT: &str = "These values know the future: every die still to roll and every card still to come \
+(hindsight). A loss is what the seed allowed, not what the player could see at the table.";
+
+/// Analyses a whole game: the record must replay and reach the end of the game. `progress` is
+/// called with the number of decisions done after each.
+pub fn analyse(
+    catalogue: &Catalogue,
+    record: &Record,
+    file: &str,
+    options: AnalyseOptions,
+    progress: &dyn Fn(usize),
+) -> Result<Analysed, AnalyseError> {
+    let (end, score) = record.replay(catalogue, file)?;
+    if !end.is_over() {
+        return Err(AnalyseError::Unfinished {
+            file: file.to_owned(),
+            turn: end.turn() + 1,
+            moves: record.moves.len(),
+        });
+    }
+    let rules = record.rules.to_rules(&record.instance).expect("the record replayed, so its rules are legal");
+    let instance = &record.instance;
+    // The positions before each decision, then the end.
+    let mut positions = vec![Game::new(catalogue, instance, rules)];
+    for &mv in &record.moves {
+        let mut next = positions.last().expect("the start").clone();
+        next.play_unchecked(mv);
+        positions.push(next);
+    }
+    let mut searches = 0usize;
+    let mut known: Vec<Known> = Vec::with_capacity(positions.len());
+    let tables = Tables::new();
+    for (i, game) in positions.iter().enumerate() {
+        let k = if game.is_over() {
+            let s = game.score().total();
+            Known { value: s, upper: s, proven: true, line: Vec::new() }
+        } else if !options.reuse {
+            searches += 1;
+            Known::of(solve_reusing(game, options.solve, &Tables::new(), None))
+        } else if let Some(prev) = i.checked_sub(1).map(|j| &known[j]) {
+            let mut best_after = positions[i - 1].clone();
+            best_after.play_unchecked(prev.line[0]);
+            if best_after.key() == game.key() {
+                prev.tail()
+            } else {
+                searches += 1;
+                Known::of(solve_reusing(game, options.solve, &tables, prev.proven.then_some(prev.value)))
+            }
+        } else {
+            searches += 1;
+            Known::of(solve_reusing(game, options.solve, &tables, None))
+        };
+        known.push(k);
+        if i > 0 {
+            progress(i);
+        }
+    }
+    let mut decisions = Vec::with_capacity(record.moves.len());
+    let mut best_moves = Vec::with_capacity(record.moves.len());
+    for (i, &mv) in record.moves.iter().enumerate() {
+        let (game, after) = (&positions[i], &positions[i + 1]);
+        let (before, after_known) = (&known[i], &known[i + 1]);
+        let best_mv = *before.line.first().expect("a game not over has a line of at least one move");
+        // A time limit may leave the value before below what the move played reaches: the best
+        // found is then the move played.
+        let (value_before, best) =
+            if after_known.value >= before.value { (after_known.value, mv) } else { (before.value, best_mv) };
+        let (spent, free) = workers_spent(game, mv);
+        let choice =
+            |m: Move| Choice { text: m.to_string(), moves: serde_json::to_value(m).expect("a move serialises") };
+        let details = json!({
+            "dice": game.dice(),
+            "workers_before": game.workers(),
+            "workers_spent": spent,
+            "free_shift": free,
+            "legal_moves": game.legal_moves().len(),
+            "score_before": game.score().total(),
+            "score_after": after.score().total(),
+            "upper_bound_before": before.upper.max(value_before),
+            "upper_bound_after": after_known.upper.max(after_known.value),
+        });
+        decisions.push(Decision {
+            index: i + 1,
+            turn: game.turn() + 1,
+            player: 0,
+            kind: kind(game, mv),
+            played: choice(mv),
+            best: choice(best),
+            value_before: f64::from(value_before),
+            value_after: f64::from(after_known.value),
+            best_value_after: f64::from(value_before),
+            loss: Decision::loss_of(Better::Higher, f64::from(value_before), f64::from(after_known.value)),
+            proven: before.proven && after_known.proven,
+            fair_play: None,
+            details,
+        });
+        best_moves.push(best);
+    }
+    let start_value = known.first().map(|k| k.value);
+    let measure = Measure {
+        name: "best final score reachable".into(),
+        unit: "points".into(),
+        better: Better::Higher,
+        assumes: HINDSIGHT.into(),
+    };
+    let title = match instance.seed {
+        Some(seed) => format!("The Cubes of Europe · seed {seed} · final score {}", score.total()),
+        None => format!("The Cubes of Europe · {file} · final score {}", score.total()),
+    };
+    let mut review = Review::new("coe", title, vec!["player".into()], measure, decisions);
+    let maximum = start_value.unwrap_or(score.total());
+    let proven = review.summary.proven;
+    review.facts = vec![
+        format!("final score {score}"),
+        format!(
+            "the seed's {} maximum: {maximum} ({}); the game reached {} of it, {} below",
+            if proven { "proven" } else { "best found (not proven)" },
+            rank_of(maximum),
+            score.total(),
+            maximum.saturating_sub(score.total())
+        ),
+        format!(
+            "{} of {} decisions lost nothing",
+            review.summary.players[0].lost_nothing, review.summary.players[0].decisions
+        ),
+    ];
+    let point = |x: usize, y: f64| Point { x: x as f64, y, low: None, high: None };
+    review.charts = vec![Chart {
+        title: "Best final score reachable after each decision".into(),
+        x_label: "decision".into(),
+        y_label: "points".into(),
+        series: vec![
+            Series {
+                name: "best final score reachable".into(),
+                player: Some(0),
+                points: review.decisions.iter().map(|d| point(d.index, d.value_after)).collect(),
+            },
+            Series {
+                name: "score so far".into(),
+                player: None,
+                points: review
+                    .decisions
+                    .iter()
+                    .map(|d| point(d.index, d.details["score_after"].as_f64().unwrap_or(0.0)))
+                    .collect(),
+            },
+        ],
+    }];
+    Ok(Analysed { review, best: best_moves, searches })
+}
+
+/// How many plausible worse moves the sample player makes.
+pub const SAMPLE_MISTAKES: usize = 3;
+
+/// The seed of the embedded sample game.
+pub const SAMPLE_SEED: u64 = 1;
+
+/// A whole game of `seed` under `rules` played by the deliberately imperfect sample player (the
+/// embedded sample: [`SAMPLE_SEED`], default rules):
+/// the solver's line, except at [`SAMPLE_MISTAKES`] decisions drawn from the seed (ChaCha8
+/// seeded with the seed; decisions 2 to the line's length less one), where it plays one of the
+/// three other legal moves with the highest static bound (drawn from the same generator; ties
+/// in the engine's move order), then the solver's line from the position reached.
+pub fn sample_record(catalogue: &Catalogue, seed: u64, rules: Rules, options: SolveOptions) -> Record {
+    let instance = Instance::from_seed(seed);
+    let tables = Tables::new();
+    let mut game = Game::new(catalogue, &instance, rules);
+    let first = solve_reusing(&game, options, &tables, None);
+    let (mut value, mut proven) = (first.score, first.proven);
+    let mut line = first.line;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let span = line.len().saturating_sub(2).max(1);
+    let mistakes: Vec<usize> = sample(&mut rng, span, SAMPLE_MISTAKES.min(span)).into_iter().map(|i| i + 1).collect();
+    let mut moves: Vec<Move> = Vec::new();
+    let mut ahead = line.drain(..).collect::<std::collections::VecDeque<Move>>();
+    while !game.is_over() {
+        let best = ahead.pop_front().expect("the line reaches the end of the game");
+        let mut mv = best;
+        if mistakes.contains(&moves.len()) {
+            let mut best_after = game.clone();
+            best_after.play_unchecked(best);
+            let mut seen: HashMap<u128, ()> = HashMap::default();
+            seen.insert(best_after.key(), ());
+            let mut others: Vec<(u32, Move)> = Vec::new();
+            for m in game.legal_moves() {
+                let mut g = game.clone();
+                g.play_unchecked(m);
+                if seen.insert(g.key(), ()).is_none() {
+                    others.push((if g.is_over() { g.score().total() } else { upper_bound(&g) }, m));
+                }
+            }
+            others.sort_by_key(|o| std::cmp::Reverse(o.0));
+            others.truncate(3);
+            if !others.is_empty() {
+                mv = others[rng.random_range(0..others.len())].1;
+            }
+        }
+        game.play_unchecked(mv);
+        moves.push(mv);
+        if mv != best && !game.is_over() {
+            // As the analysis searches it: the value before the mistake bounds the value after.
+            let s = solve_reusing(&game, options, &tables, proven.then_some(value));
+            (value, proven) = (s.score, s.proven);
+            ahead = s.line.into();
+        }
+    }
+    let mut record = Record::new(instance.clone(), rules, moves);
+    record.score = Some(game.score().total());
+    record
+}
