@@ -124,8 +124,11 @@ fn mark_at(axis: Axis, d: &Decision) -> f64 {
     }
 }
 
-/// A decision's game-specific details as short text: the scalar entries (and lists of
-/// scalars) of its `details` object.
+/// How many entries of a decision's details the move table shows (the JSON has them all).
+const DETAILS_SHOWN: usize = 4;
+
+/// A decision's game-specific details as short text: the first [`DETAILS_SHOWN`] scalar
+/// entries (and lists of scalars) of its `details` object.
 fn details_text(details: &serde_json::Value) -> String {
     let scalar = |v: &serde_json::Value| match v {
         serde_json::Value::String(s) => Some(s.clone()),
@@ -144,6 +147,9 @@ fn details_text(details: &serde_json::Value) -> String {
         };
         if let Some(shown) = shown {
             parts.push(format!("{}: {}", key.replace('_', " "), shown));
+        }
+        if parts.len() == DETAILS_SHOWN {
+            break;
         }
     }
     parts.join("; ")

@@ -37,7 +37,7 @@ use signalbox_engine::coe::{Catalogue, Game, Instance, Move, Record, Rules, rank
 
 use super::bound::upper_bound;
 use super::search::{SolveOptions, Solved, Tables, solve_reusing};
-use crate::analysis::{Better, Chart, Choice, Decision, Measure, Point, Review, Series};
+use crate::analysis::{Axis, Better, Chart, Choice, Decision, Measure, Point, Review, Series};
 
 /// How to analyse.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -267,21 +267,31 @@ pub fn analyse(
     let point = |x: usize, y: f64| Point { x: x as f64, y, low: None, high: None };
     review.charts = vec![Chart {
         title: "Best final score reachable after each decision".into(),
-        x_label: "decision".into(),
+        axis: Axis::Decision,
+        x_label: "decision (0: the start)".into(),
         y_label: "points".into(),
         series: vec![
             Series {
                 name: "best final score reachable".into(),
                 player: Some(0),
-                points: review.decisions.iter().map(|d| point(d.index, d.value_after)).collect(),
+                points: review
+                    .decisions
+                    .first()
+                    .map(|d| point(0, d.value_before))
+                    .into_iter()
+                    .chain(review.decisions.iter().map(|d| point(d.index, d.value_after)))
+                    .collect(),
             },
             Series {
                 name: "score so far".into(),
                 player: None,
-                points: review
-                    .decisions
-                    .iter()
-                    .map(|d| point(d.index, d.details["score_after"].as_f64().unwrap_or(0.0)))
+                points: std::iter::once(point(0, 0.0))
+                    .chain(
+                        review
+                            .decisions
+                            .iter()
+                            .map(|d| point(d.index, d.details["score_after"].as_f64().unwrap_or(0.0))),
+                    )
                     .collect(),
             },
         ],
