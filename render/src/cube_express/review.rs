@@ -1,0 +1,47 @@
+//! The boards of a Cube Express review's turning points (issue 15): for each, the network before
+//! the turn, after the turn played and after the best turn, each drawn by [`super::picture`]
+//! with the turn's tile outlined and its locomotive paths numbered.
+
+use signalbox_solver::cube_express::analysis::Analysis;
+
+use crate::page::{Board, TurningBoards};
+
+/// The three boards of each turning point of `analysis`, in the order of the review's turning
+/// points.
+pub fn turning_boards(analysis: &Analysis) -> Vec<TurningBoards> {
+    let review = &analysis.review;
+    review
+        .summary
+        .turning_points
+        .iter()
+        .filter_map(|&index| {
+            let d = review.decision(index)?;
+            let t = index - 1;
+            let before = analysis.games.get(t)?;
+            let colour = &d.details["colour"];
+            let colour = colour.as_str().unwrap_or("the player");
+            let board = |caption: String, actions: &[_], title: String| Board {
+                caption,
+                svg: super::picture::plan_svg(before, actions, &title),
+            };
+            Some(TurningBoards {
+                decision: index,
+                before: board(
+                    format!("before turn {}: {colour} to play", d.turn),
+                    &[],
+                    format!("Turn {} · before: {colour} to play", d.turn),
+                ),
+                played: board(
+                    format!("played: value {}", d.value_after),
+                    &analysis.played[t],
+                    format!("Turn {} · played by {colour} · value {}", d.turn, d.value_after),
+                ),
+                best: board(
+                    format!("best: value {}", d.value_before),
+                    &analysis.best[t],
+                    format!("Turn {} · best turn · value {}", d.turn, d.value_before),
+                ),
+            })
+        })
+        .collect()
+}
