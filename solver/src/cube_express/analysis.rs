@@ -304,11 +304,13 @@ pub struct SamplePlayer {
     /// How many random legal turns a mistake is chosen from (the best-valued one worse than the
     /// planner's).
     pub tries: usize,
+    /// Stop after this many turns (`None`: play until the game ends).
+    pub turns: Option<usize>,
 }
 
 impl Default for SamplePlayer {
     fn default() -> SamplePlayer {
-        SamplePlayer { mistakes: 0.25, tries: 6 }
+        SamplePlayer { mistakes: 0.25, tries: 6, turns: None }
     }
 }
 
@@ -317,7 +319,7 @@ pub const SAMPLE_SEED: u64 = 15;
 /// The embedded sample game's player count.
 pub const SAMPLE_PLAYERS: usize = 3;
 
-/// A complete game (until the game's end, rulings E1) from `seed` with `players` players, each
+/// A complete game (until the game's end, ruling E1, or `player.turns` turns) from `seed` with `players` players, each
 /// turn the planner's best turn, except, with the chance `player.mistakes`, the best-valued of
 /// `player.tries` random legal turns ([`Game::random_action`]) that is worth less than the best
 /// (the best when none is). Deterministic: the same record on every machine and thread count.
@@ -333,7 +335,7 @@ pub fn sample_record(
         .map_err(|error| AnalysisError::Record(RecordError::Setup { file: "<sample>".to_string(), error }))?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut turns = Vec::new();
-    while !game.is_over() {
+    while !game.is_over() && player.turns.is_none_or(|n| turns.len() < n) {
         let t = turns.len();
         let plan = plan_turn(&game, options).map_err(|error| AnalysisError::Plan { turn: t + 1, error })?;
         let mut chosen = (plan.actions, plan.after);
