@@ -148,3 +148,35 @@ fn bad_records_exit_2_naming_the_move_and_the_rule() {
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("turns[0]") && err.contains("the turn does not end"), "{err}");
 }
+
+/// The complete small example of the record format (docs/formats/cube-express-position.md),
+/// written in words, replays and is reviewed; the same turns as objects give the same review.
+#[test]
+fn the_documented_example_in_words_is_reviewed_like_its_objects() {
+    let doc = include_str!("../docs/formats/cube-express-position.md");
+    let start = doc.find("### A complete small example").expect("the example's section");
+    let json = &doc[start..];
+    let json = &json[json.find("```json\n").expect("a JSON block") + 8..];
+    let json = &json[..json.find("```").expect("its end")];
+    let words = write("example.json", json);
+    let (code, out, err) = run(&["cube-express", "check", &words]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("2 turns replayed"), "{out}");
+    let record = read_record("example", json).expect("reads");
+    let objects = write("example-objects.json", &serde_json::to_string(&record).expect("JSON"));
+    let review = |path: &str| {
+        let (code, out, err) = run(&["cube-express", "analyse", path, "--json"]);
+        assert_eq!(code, Some(0), "{err}");
+        let mut v: Value = serde_json::from_str(&out).expect("JSON");
+        v["title"] = Value::Null;
+        v
+    };
+    let (a, b) = (review(&words), review(&objects));
+    assert_eq!(a["decisions"].as_array().map(Vec::len), Some(2));
+    assert_eq!(a, b);
+    // Words that name no action are refused, naming the action.
+    let bad = write("bad-words.json", r#"{"players": 2, "seed": 1, "turns": [["jump to [1, 0]"]]}"#);
+    let (code, _, err) = run(&["cube-express", "analyse", &bad]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("\"jump to [1, 0]\"") && err.contains("locomotive 0 moves to"), "{err}");
+}

@@ -45,3 +45,38 @@ pub fn turning_boards(analysis: &Analysis) -> Vec<TurningBoards> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use signalbox_engine::cube_express::catalogue::Content;
+    use signalbox_engine::cube_express::position::{SAMPLE_GAME_JSON, read_record};
+    use signalbox_solver::cube_express::analysis::analyse;
+    use signalbox_solver::cube_express::plan::PlanOptions;
+
+    use super::*;
+
+    /// The first turns of the sample (the second loses something): one set of boards per turning
+    /// point, each a whole `<svg>` element that can be inlined (no XML declaration, no ids, an
+    /// opaque background), the played and the best turn drawn differently.
+    #[test]
+    fn each_turning_point_has_three_inlinable_boards() {
+        let mut record = read_record("sample", SAMPLE_GAME_JSON).expect("the sample");
+        record.turns.truncate(3);
+        let analysis =
+            analyse(Arc::new(Content::house()), &record, "sample", &PlanOptions::default(), &|_| ()).expect("analysed");
+        let boards = turning_boards(&analysis);
+        assert_eq!(boards.len(), analysis.review.summary.turning_points.len());
+        assert!(!boards.is_empty());
+        for b in &boards {
+            for board in [&b.before, &b.played, &b.best] {
+                let svg = board.svg.trim();
+                assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"), "{}", &svg[..40.min(svg.len())]);
+                assert!(!svg.contains("<?xml") && !svg.contains(" id=\""));
+                assert!(svg.contains("fill=\"white\""), "an opaque background");
+            }
+            assert_ne!(b.played.svg, b.best.svg);
+        }
+    }
+}
