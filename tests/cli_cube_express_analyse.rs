@@ -48,8 +48,11 @@ fn the_sample_review_as_json_matches_the_replay_and_the_page_is_written() {
         for field in ["played", "best", "value_before", "value_after", "loss"] {
             assert!(!d[field].is_null(), "decision {t} has no {field}");
         }
-        let (before, after, loss) =
-            (d["value_before"].as_f64().expect("a value"), d["value_after"].as_f64().expect("a value"), d["loss"].as_f64().expect("a loss"));
+        let (before, after, loss) = (
+            d["value_before"].as_f64().expect("a value"),
+            d["value_after"].as_f64().expect("a value"),
+            d["loss"].as_f64().expect("a loss"),
+        );
         assert!(loss >= 0.0);
         assert_eq!(loss, before - after);
         assert_eq!(d["turn"].as_u64(), Some(t as u64 + 1));
@@ -121,10 +124,7 @@ fn bad_records_exit_2_naming_the_move_and_the_rule() {
     assert_eq!(code, Some(0), "{err}");
 
     // A record of another game.
-    let railways = write(
-        "railways.json",
-        r#"{"seats": ["red", "blue"], "seed": 1, "turns": [[{"action": "end"}]]}"#,
-    );
+    let railways = write("railways.json", r#"{"seats": ["red", "blue"], "seed": 1, "turns": [[{"action": "end"}]]}"#);
     let (code, _, err) = run(&["cube-express", "analyse", &railways]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("a Railways Express record"), "{err}");

@@ -142,14 +142,8 @@ fn one_worse_turn_loses_exactly_its_difference() {
 /// each decision computed on its own (the record replayed from the setup to it) is the same.
 #[test]
 fn the_review_is_the_same_on_any_thread_count_and_from_scratch() {
-    let record = sample_record(
-        content(),
-        3,
-        8,
-        SamplePlayer { mistakes: 0.5, tries: 4, turns: Some(6) },
-        &options(),
-    )
-    .expect("a line");
+    let record = sample_record(content(), 3, 8, SamplePlayer { mistakes: 0.5, tries: 4, turns: Some(6) }, &options())
+        .expect("a line");
     let on = |threads| {
         let o = PlanOptions { threads: Some(threads), ..options() };
         analyse(content(), &record, "test", &o, &|_| ()).expect("analysed").review

@@ -428,7 +428,9 @@ impl<'de> serde::de::Visitor<'de> for TurnVisitor {
             match key.as_str() {
                 "player" if player.is_none() => player = Some(map.next_value::<Seat>()?),
                 "actions" if actions.is_none() => actions = Some(map.next_value::<Vec<Action>>()?),
-                "player" | "actions" => return Err(A::Error::custom(format_args!("duplicate field `{key}` in a turn"))),
+                "player" | "actions" => {
+                    return Err(A::Error::custom(format_args!("duplicate field `{key}` in a turn")));
+                }
                 _ => {
                     return Err(A::Error::custom(format_args!(
                         "unknown field `{key}` in a turn: its fields are `player` and `actions`"
@@ -557,7 +559,9 @@ pub fn read_game_record(file: &str, text: &str) -> Result<Record, RecordError> {
         let what = if o.contains_key("map") {
             Some("an Express 01 position (it has `map`), not a Cube Express record")
         } else if o.contains_key("board") {
-            Some("a Cube Express position (it has `board`), not a game record: a record is the setup (`players`, `seed`) and the turns played")
+            Some(
+                "a Cube Express position (it has `board`), not a game record: a record is the setup (`players`, `seed`) and the turns played",
+            )
         } else if o.contains_key("seats") {
             Some("a Railways Express record (it has `seats`), not a Cube Express one")
         } else if o.contains_key("instance") || o.contains_key("moves") {

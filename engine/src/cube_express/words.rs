@@ -25,7 +25,9 @@ pub fn parse_action(words: &str) -> Result<Action, String> {
     if starts("convert") {
         let mut found = resources_in(w).into_iter().map(|(_, r)| r);
         let (Some(from), Some(to)) = (found.next(), found.next()) else {
-            return Err(bad("expected \"convert 2 coal into 1 wood\" (or wood into iron, iron into wood, wood into coal)"));
+            return Err(bad(
+                "expected \"convert 2 coal into 1 wood\" (or wood into iron, iron into wood, wood into coal)",
+            ));
         };
         return Conversion::ALL
             .into_iter()
@@ -108,7 +110,9 @@ fn lay(w: &str) -> Result<Lay, String> {
         0
     } else {
         match w.find("turned") {
-            Some(i) => number_after(&w[i..], "turned").filter(|&r| r <= 3).ok_or("expected \"turned K\", K from 0 to 3")?,
+            Some(i) => {
+                number_after(&w[i..], "turned").filter(|&r| r <= 3).ok_or("expected \"turned K\", K from 0 to 3")?
+            }
             None => 0,
         }
     };
@@ -198,7 +202,8 @@ mod tests {
         let content = std::sync::Arc::new(Content::house());
         let mut checked = 0;
         for seed in 0..12 {
-            let mut game = Game::new(content.clone(), 2 + (seed as usize % 3), seed, Options::default()).expect("setup");
+            let mut game =
+                Game::new(content.clone(), 2 + (seed as usize % 3), seed, Options::default()).expect("setup");
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
             for _ in 0..250 {
                 let Some(a) = game.random_action(&mut rng) else { break };

@@ -130,16 +130,16 @@ fn analyse_turn(before: &Game, after: &Game, t: usize, options: &PlanOptions) ->
     let plan: TurnPlan = plan_turn(before, options).map_err(failed)?;
     let proven = plan.proven();
     // The planner's value of its own best turn, checked against the turn replayed on its own.
-    let (best_after, best_replayed) = certify(before, &plan.actions, &options.weights).map_err(|(i, e)| {
-        failed(PlanError::Certificate(format!("the best turn's action {i} does not replay: {e}")))
-    })?;
+    let (best_after, best_replayed) = certify(before, &plan.actions, &options.weights)
+        .map_err(|(i, e)| failed(PlanError::Certificate(format!("the best turn's action {i} does not replay: {e}"))))?;
     if best_replayed != plan.value {
         return Err(failed(PlanError::Certificate(format!(
             "the planner valued its turn {}, the engine {best_replayed}",
             plan.value
         ))));
     }
-    let played_value = if best_after.key() == after.key() { plan.value } else { value(before, after, &options.weights) };
+    let played_value =
+        if best_after.key() == after.key() { plan.value } else { value(before, after, &options.weights) };
     Ok(Turn {
         best: plan.actions,
         best_value: plan.value,
@@ -191,7 +191,13 @@ pub fn measure() -> Measure {
     }
 }
 
-fn assemble(title: &str, games: Vec<Game>, played: &[Vec<Action>], turns: Vec<Turn>, options: &PlanOptions) -> Analysis {
+fn assemble(
+    title: &str,
+    games: Vec<Game>,
+    played: &[Vec<Action>],
+    turns: Vec<Turn>,
+    options: &PlanOptions,
+) -> Analysis {
     let better = Better::Higher;
     let colours: Vec<String> = games[0].players().iter().map(|p| p.colour.to_string()).collect();
     let scores: Vec<Vec<i32>> = games.iter().map(|g| final_scores(g).iter().map(|s| s.total()).collect()).collect();
