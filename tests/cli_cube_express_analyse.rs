@@ -107,7 +107,8 @@ fn bad_records_exit_2_naming_the_move_and_the_rule() {
     let illegal = write("illegal.json", &r.to_string());
     let (code, _, err) = run(&["cube-express", "analyse", &illegal]);
     assert_eq!(code, Some(2), "{err}");
-    assert!(err.contains(&format!("turns[1][{at}]")) && err.contains("cannot move to [9, 9]"), "{err}");
+    assert!(err.contains(&format!("turns[1][{at}] (blue's turn, locomotive 0 moves to [9, 9])")), "{err}");
+    assert!(err.contains("cannot move to [9, 9]"), "{err}");
 
     // A move for the wrong player: the second turn given to red, whose turn it is not.
     let (_, mut r) = short_record("wrong-base.json", 2);

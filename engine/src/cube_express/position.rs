@@ -458,12 +458,14 @@ pub enum RecordError {
         error: SetupError,
     },
     /// An action is illegal.
-    #[error("{file}: turns[{turn}][{action}] ({what}): {error}")]
+    #[error("{file}: turns[{turn}][{action}] ({colour}'s turn, {what}): {error}")]
     Illegal {
         /// The file's name.
         file: String,
         /// Turn index.
         turn: usize,
+        /// The colour of the player whose turn it is.
+        colour: Colour,
         /// Action index within the turn.
         action: usize,
         /// The action.
@@ -534,6 +536,7 @@ impl Record {
             let next = game.play_turn(actions).map_err(|(action, error)| RecordError::Illegal {
                 file: file.to_string(),
                 turn,
+                colour: game.players()[seat].colour,
                 action,
                 what: actions.get(action).map_or("end of the list".to_string(), |a| a.to_string()),
                 error,
@@ -659,8 +662,8 @@ pub fn check_file(content: Arc<Content>, file: &str, text: &str) -> Checked {
             Ok(record) => match record.replay(content, file) {
                 Ok(game) => Checked { kind, problems: Vec::new(), game: Some(game) },
                 Err(RecordError::Setup { error, .. }) => refused(kind, vec![format!("players: {error}")]),
-                Err(RecordError::Illegal { turn, action, what, error, .. }) => {
-                    refused(kind, vec![format!("turns[{turn}][{action}] ({what}): {error}")])
+                Err(RecordError::Illegal { turn, action, what, error, colour, .. }) => {
+                    refused(kind, vec![format!("turns[{turn}][{action}] ({colour}'s turn, {what}): {error}")])
                 }
                 Err(e @ (RecordError::WrongPlayer { .. } | RecordError::NotARecord { .. })) => {
                     let said = e.to_string();
