@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use comfy_table::{Table, presets::UTF8_FULL_CONDENSED};
+use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
 use signalbox_render::page::{self, TurningBoards};
 use signalbox_solver::analysis::{Review, number};
 
@@ -86,6 +86,10 @@ fn print_text(review: &Review) {
     }
     let mut table = Table::new();
     table.load_preset(UTF8_FULL_CONDENSED);
+    // Long moves (a whole Cube Express turn) wrap inside their cells: to the terminal's width,
+    // else to $COLUMNS, else to 160 columns.
+    let width = table.width().or_else(|| std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok())).unwrap_or(160);
+    table.set_content_arrangement(ContentArrangement::Dynamic).set_width(width);
     let solo = review.players.len() <= 1;
     let mut header = vec!["#", "turn"];
     if !solo {

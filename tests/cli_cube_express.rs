@@ -137,7 +137,7 @@ fn a_whole_game_record_replays_to_the_scores_the_engine_computes() {
         }
     }
     turns.pop();
-    let record = Record { players: 3, seed: 21, options: Options::default(), turns };
+    let record = Record::new(3, 21, Options::default(), turns);
     let path = temp("game.json");
     std::fs::write(&path, serde_json::to_string(&record).expect("JSON")).expect("write");
     let (code, out, err) = run(&["cube-express", "replay", path.to_str().expect("path"), "--json"]);

@@ -330,7 +330,7 @@ fn cube_express_records() {
                     turns.push(Vec::new());
                 }
             }
-            let record = Record { players, seed, options: Options::default(), turns };
+            let record = Record::new(players, seed, Options::default(), turns);
             serde_json::to_vec_pretty(&record).expect("JSON")
         })
         .collect();

@@ -557,7 +557,7 @@ fn records_replay_and_a_wrong_action_names_its_turn() {
         g = g.play_turn(&turn).expect("legal");
         turns.push(turn);
     }
-    let record = Record { players: 3, seed: 11, options: Options::default(), turns };
+    let record = Record::new(3, 11, Options::default(), turns);
     let replayed = record.replay(content(), "r.json").expect("replays");
     assert_eq!(replayed.state(), g.state());
     let mut bad = record.clone();

@@ -24,14 +24,31 @@ const AXIS_BAND: f64 = 46.0;
 const LEGEND_ROW: f64 = 20.0;
 const FONT: &str = "sans-serif";
 
+/// The colour of a series: a player named by a colour (the seats of Cube Express and Railways
+/// Express are colours) is drawn in a readable shade of that colour, any other line in the
+/// palette colour of its style.
+fn colour_of(name: &str, style: usize) -> &'static str {
+    match name.to_ascii_lowercase().as_str() {
+        "red" => "#D55E00",
+        "blue" => "#0072B2",
+        "green" => "#009E73",
+        "yellow" => "#B8860B",
+        "orange" => "#E69F00",
+        "purple" | "violet" => "#8E44AD",
+        "pink" => "#CC79A7",
+        "black" => "#000000",
+        "white" | "grey" | "gray" => "#7F7F7F",
+        _ => COLOURS[style % COLOURS.len()],
+    }
+}
+
 /// The style of a series: its player's seat, or its place in the chart.
 fn style_of(chart: &Chart, index: usize) -> usize {
     chart.series[index].player.unwrap_or(index)
 }
 
-/// A marker of style `style` centred on (x, y).
-pub fn marker(style: usize, x: f64, y: f64, size: f64) -> svg::node::element::Element {
-    let colour = COLOURS[style % COLOURS.len()];
+/// A marker of shape `style` in `colour`, centred on (x, y).
+pub fn marker(style: usize, colour: &str, x: f64, y: f64, size: f64) -> svg::node::element::Element {
     let s = size;
     let element: svg::node::element::Element = match style % MARKERS.len() {
         0 => Circle::new().set("cx", x).set("cy", y).set("r", s).into(),
@@ -183,7 +200,7 @@ pub fn line_chart(chart: &Chart, marks: &[(f64, usize)]) -> String {
     // Series: bands first, then lines, then markers.
     for (i, series) in chart.series.iter().enumerate() {
         let style = style_of(chart, i);
-        let colour = COLOURS[style % COLOURS.len()];
+        let colour = colour_of(&series.name, style);
         let banded: Vec<&Point> = series.points.iter().filter(|p| p.low.is_some() && p.high.is_some()).collect();
         if banded.len() >= 2 {
             let upper = banded.iter().map(|p| format!("{:.1},{:.1}", sx(p.x), sy(p.high.unwrap_or(p.y))));
@@ -200,7 +217,7 @@ pub fn line_chart(chart: &Chart, marks: &[(f64, usize)]) -> String {
     }
     for (i, series) in chart.series.iter().enumerate() {
         let style = style_of(chart, i);
-        let colour = COLOURS[style % COLOURS.len()];
+        let colour = colour_of(&series.name, style);
         let mut g = Group::new().set("class", "series").add(Title::new(series.name.clone()));
         if series.points.len() >= 2 {
             let d: Vec<String> = series
@@ -220,7 +237,7 @@ pub fn line_chart(chart: &Chart, marks: &[(f64, usize)]) -> String {
         }
         let size = if series.points.len() > 40 { 2.6 } else { 3.6 };
         for p in &series.points {
-            g = g.add(marker(style, sx(p.x), sy(p.y), size));
+            g = g.add(marker(style, colour, sx(p.x), sy(p.y), size));
         }
         doc = doc.add(g);
     }
@@ -229,7 +246,7 @@ pub fn line_chart(chart: &Chart, marks: &[(f64, usize)]) -> String {
     let column = (WIDTH - LEFT - RIGHT) / 3.0;
     for (i, series) in chart.series.iter().enumerate() {
         let style = style_of(chart, i);
-        let colour = COLOURS[style % COLOURS.len()];
+        let colour = colour_of(&series.name, style);
         let lx = LEFT + (i % 3) as f64 * column;
         let ly = TOP + PLOT_HEIGHT + AXIS_BAND + (i / 3) as f64 * LEGEND_ROW + 6.0;
         doc = doc
@@ -243,7 +260,7 @@ pub fn line_chart(chart: &Chart, marks: &[(f64, usize)]) -> String {
                     .set("stroke-width", 2.2)
                     .set("stroke-dasharray", DASHES[style % DASHES.len()]),
             )
-            .add(marker(style, lx + 17.0, ly, 3.6))
+            .add(marker(style, colour, lx + 17.0, ly, 3.6))
             .add(text(lx + 42.0, ly + 4.0, 12.0, "start", &series.name));
     }
     doc.to_string()

@@ -22,6 +22,8 @@ use signalbox_solver::cube_express::value::parts;
 
 use crate::input::{bad, check_new, text_or_embedded, write_new};
 
+mod analyse;
+
 /// Cube Express commands.
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -96,6 +98,24 @@ enum Command {
     /// A record is JSON: `players`, `seed`, `options` and `turns`, each turn a list of actions
     /// (docs/formats/cube-express-position.md). An illegal action is named as `turns[t][a]`.
     Replay(ReplayArgs),
+    /// The review of a played game: every turn of every player with the played turn's value and
+    /// the best turn's value (ruling V1, by the best-turn planner), the loss, the best turn, the
+    /// turning points, the running scores and the final scores recomputed by the rules engine.
+    ///
+    /// RECORD is a game record (docs/formats/cube-express-position.md, "Record"); without it, an
+    /// embedded sample game (3 players, seed 15, a player who makes a few seeded mistakes). A
+    /// record that does not replay is refused naming the turn, the action and the rule (exit 2).
+    /// The values are each turn's own (V1: points banked and a documented evaluation of what the
+    /// turn leaves), from what the player sees at the table; the best turn is the planner's
+    /// (`cube-express plan`). With --time-limit S each position's search stops after S seconds
+    /// and the values it could not prove are labelled not proven.
+    ///
+    /// Examples:
+    ///   signalbox cube-express analyse
+    ///   signalbox cube-express analyse game.json --json > review.json
+    ///   signalbox cube-express analyse game.json --html review.html
+    #[command(verbatim_doc_comment)]
+    Analyse(analyse::AnalyseArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -193,6 +213,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Command::Solo(a) => solo(a),
         Command::Check(a) => check(a),
         Command::Replay(a) => replay(a),
+        Command::Analyse(a) => analyse::run(a),
     }
 }
 

@@ -70,7 +70,8 @@ fn is_zero(p: &Payment) -> bool {
 }
 
 /// One action of a turn. As JSON, an object with `do` (the kind) and exactly that kind's fields
-/// (`docs/formats/cube-express-position.md`); any other field is refused by name.
+/// (`docs/formats/cube-express-position.md`); any other field is refused by name. A record may
+/// also write it as a string in the words the text output prints ([`super::words`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(tag = "do", rename_all = "kebab-case")]
 pub enum Action {
@@ -171,7 +172,7 @@ const FIELDS: &[&str] = &[
 
 impl<'de> Deserialize<'de> for Action {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Action, D::Error> {
-        d.deserialize_map(ActionVisitor)
+        d.deserialize_any(ActionVisitor)
     }
 }
 
@@ -201,7 +202,11 @@ impl<'de> Visitor<'de> for ActionVisitor {
     type Value = Action;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an action: an object with `do` and that action's fields")
+        f.write_str("an action: an object with `do` and that action's fields, or the action in words")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, words: &str) -> Result<Action, E> {
+        super::words::parse_action(words).map_err(E::custom)
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Action, A::Error> {

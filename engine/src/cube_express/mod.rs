@@ -18,3 +18,4 @@ pub mod resource;
 pub mod score;
 mod tagged;
 pub mod tile;
+pub mod words;

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::action::Action;
 use super::board::Piece;
 use super::catalogue::{COLUMNS, Content, OBJECTIVES};
+use super::colour::Colour;
 use super::game::{
     CUBES, Ending, Game, Illegal, NEUTRAL_CUBES, OBJECTIVE_LIMIT, SetupError, State, TOKENS, TRACK_STATIONS, hand_size,
 };
@@ -22,6 +23,12 @@ use crate::source::{SyntaxError, bullet_list};
 /// The embedded sample position (`signalbox cube-express plan` with no file): a 3-player game
 /// of the house set a few turns in.
 pub const SAMPLE_POSITION_JSON: &str = include_str!("../../data/cube_express/sample-position.json");
+
+/// The embedded sample game record (`signalbox cube-express analyse` with no file): a complete
+/// 3-player game of the house set played by a deliberately imperfect player, made by
+/// `signalbox_solver::cube_express::analysis::sample_record` (`docs/formats/cube-express-position.md`
+/// says how to regenerate it).
+pub const SAMPLE_GAME_JSON: &str = include_str!("../../data/cube_express/sample-game.json");
 
 /// Why a position was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -306,9 +313,11 @@ fn check(content: &Content, s: &State) -> Vec<String> {
     p
 }
 
-/// A game record: how the game was set up and every turn, each a list of actions.
+/// A game record: how the game was set up and every turn, each a list of actions. A turn is
+/// written as the list itself, or as `{"player": ..., "actions": [...]}` naming who takes it (a
+/// seat from 0 or a colour), which the replay checks.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(from = "RawRecord")]
 pub struct Record {
     /// Number of players, 2 to 4.
     pub players: usize,
@@ -320,6 +329,118 @@ pub struct Record {
     /// The turns in order.
     #[serde(default)]
     pub turns: Vec<Vec<Action>>,
+    /// For each turn, the seat the record says takes it (`None`: not said). Shorter than
+    /// `turns` when the last turns say nothing; empty for a record of plain lists.
+    #[serde(skip)]
+    pub seats: Vec<Option<Seat>>,
+}
+
+/// Who takes a turn, as a record names it: a seat from 0, or a colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Seat {
+    /// A seat, from 0.
+    Number(u8),
+    /// A colour (`red`, `blue`, `yellow`, `green`).
+    Colour(Colour),
+}
+
+impl Seat {
+    /// Whether this names `seat`, whose colour is `colour`.
+    pub fn names(self, seat: usize, colour: Colour) -> bool {
+        match self {
+            Seat::Number(n) => usize::from(n) == seat,
+            Seat::Colour(c) => c == colour,
+        }
+    }
+}
+
+impl std::fmt::Display for Seat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Seat::Number(n) => write!(f, "seat {n}"),
+            Seat::Colour(c) => write!(f, "{c}"),
+        }
+    }
+}
+
+/// A record as written: each turn a list of actions or an object naming its player.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRecord {
+    players: usize,
+    seed: u64,
+    #[serde(default)]
+    options: Options,
+    #[serde(default)]
+    turns: Vec<RawTurn>,
+}
+
+impl From<RawRecord> for Record {
+    fn from(raw: RawRecord) -> Record {
+        let mut seats: Vec<Option<Seat>> = raw.turns.iter().map(|t| t.player).collect();
+        while seats.last().is_some_and(Option::is_none) {
+            seats.pop();
+        }
+        Record {
+            players: raw.players,
+            seed: raw.seed,
+            options: raw.options,
+            turns: raw.turns.into_iter().map(|t| t.actions).collect(),
+            seats,
+        }
+    }
+}
+
+/// One turn as written.
+struct RawTurn {
+    player: Option<Seat>,
+    actions: Vec<Action>,
+}
+
+impl<'de> Deserialize<'de> for RawTurn {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<RawTurn, D::Error> {
+        d.deserialize_any(TurnVisitor)
+    }
+}
+
+struct TurnVisitor;
+
+impl<'de> serde::de::Visitor<'de> for TurnVisitor {
+    type Value = RawTurn;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a turn: a list of actions, or an object with `player` and `actions`")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<RawTurn, A::Error> {
+        let mut actions = Vec::new();
+        while let Some(a) = seq.next_element()? {
+            actions.push(a);
+        }
+        Ok(RawTurn { player: None, actions })
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<RawTurn, A::Error> {
+        use serde::de::Error;
+        let (mut player, mut actions) = (None, None);
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "player" if player.is_none() => player = Some(map.next_value::<Seat>()?),
+                "actions" if actions.is_none() => actions = Some(map.next_value::<Vec<Action>>()?),
+                "player" | "actions" => {
+                    return Err(A::Error::custom(format_args!("duplicate field `{key}` in a turn")));
+                }
+                _ => {
+                    return Err(A::Error::custom(format_args!(
+                        "unknown field `{key}` in a turn: its fields are `player` and `actions`"
+                    )));
+                }
+            }
+        }
+        let actions = actions.ok_or_else(|| A::Error::custom("missing field `actions` in a turn"))?;
+        Ok(RawTurn { player, actions })
+    }
 }
 
 /// Why a record does not replay.
@@ -337,12 +458,14 @@ pub enum RecordError {
         error: SetupError,
     },
     /// An action is illegal.
-    #[error("{file}: turns[{turn}][{action}] ({what}): {error}")]
+    #[error("{file}: turns[{turn}][{action}] ({colour}'s turn, {what}): {error}")]
     Illegal {
         /// The file's name.
         file: String,
         /// Turn index.
         turn: usize,
+        /// The colour of the player whose turn it is.
+        colour: Colour,
         /// Action index within the turn.
         action: usize,
         /// The action.
@@ -350,29 +473,110 @@ pub enum RecordError {
         /// Why.
         error: Illegal,
     },
+    /// The file is not a Cube Express game record (a position, or another game's file).
+    #[error("{file}: {what} (docs/formats/cube-express-position.md, \"Record\")")]
+    NotARecord {
+        /// The file's name.
+        file: String,
+        /// What it is.
+        what: String,
+    },
+    /// A turn names a player who is not the one to play (rulebook, "Playing the Game": the
+    /// players take their turns in clockwise order, the first player's marker never moves).
+    #[error(
+        "{file}: turns[{turn}].player: the record gives this turn to {named}, but it is {colour}'s turn (seat {seat}; \
+         players take their turns in seat order from the first player, rulebook \"Playing the Game\")"
+    )]
+    WrongPlayer {
+        /// The file's name.
+        file: String,
+        /// Turn index.
+        turn: usize,
+        /// Who the record names.
+        named: Seat,
+        /// The seat to play.
+        seat: usize,
+        /// Its colour.
+        colour: Colour,
+    },
 }
 
 impl Record {
+    /// A record of plain turns (no player named).
+    pub fn new(players: usize, seed: u64, options: Options, turns: Vec<Vec<Action>>) -> Record {
+        Record { players, seed, options, turns, seats: Vec::new() }
+    }
+
     /// Replays the record, checking every action: the game after the last turn.
     pub fn replay(&self, content: Arc<Content>, file: &str) -> Result<Game, RecordError> {
+        let mut games = self.games(content, file)?;
+        Ok(games.pop().expect("the setup at least"))
+    }
+
+    /// Replays the record, checking every action and every turn's named player: the game at
+    /// the setup and after each turn (`turns.len() + 1` games).
+    pub fn games(&self, content: Arc<Content>, file: &str) -> Result<Vec<Game>, RecordError> {
         let mut game = Game::new(content, self.players, self.seed, self.options)
             .map_err(|error| RecordError::Setup { file: file.to_string(), error })?;
+        let mut games = Vec::with_capacity(self.turns.len() + 1);
         for (turn, actions) in self.turns.iter().enumerate() {
-            game = game.play_turn(actions).map_err(|(action, error)| RecordError::Illegal {
+            let seat = usize::from(game.active());
+            if let Some(Some(named)) = self.seats.get(turn)
+                && !game.is_over()
+                && !named.names(seat, game.players()[seat].colour)
+            {
+                return Err(RecordError::WrongPlayer {
+                    file: file.to_string(),
+                    turn,
+                    named: *named,
+                    seat,
+                    colour: game.players()[seat].colour,
+                });
+            }
+            let next = game.play_turn(actions).map_err(|(action, error)| RecordError::Illegal {
                 file: file.to_string(),
                 turn,
+                colour: game.players()[seat].colour,
                 action,
                 what: actions.get(action).map_or("end of the list".to_string(), |a| a.to_string()),
                 error,
             })?;
+            games.push(std::mem::replace(&mut game, next));
         }
-        Ok(game)
+        games.push(game);
+        Ok(games)
     }
 }
 
 /// Reads a record file.
 pub fn read_record(file: &str, text: &str) -> Result<Record, SyntaxError> {
     crate::source::parse_json(file, text)
+}
+
+/// Reads a file that should be a Cube Express game record, saying what it is when it is not:
+/// a Cube Express position, or a record of another game of signalbox (told by its fields:
+/// Railways Express records have `seats`, The Cubes of Europe's `instance` and `moves`).
+/// Otherwise as [`read_record`]: a syntax error (a truncated file) names the line and column.
+pub fn read_game_record(file: &str, text: &str) -> Result<Record, RecordError> {
+    if let Ok(serde_json::Value::Object(o)) = serde_json::from_str::<serde_json::Value>(text) {
+        let what = if o.contains_key("map") {
+            Some("an Express 01 position (it has `map`), not a Cube Express record")
+        } else if o.contains_key("board") {
+            Some(
+                "a Cube Express position (it has `board`), not a game record: a record is the setup (`players`, `seed`) and the turns played",
+            )
+        } else if o.contains_key("seats") {
+            Some("a Railways Express record (it has `seats`), not a Cube Express one")
+        } else if o.contains_key("instance") || o.contains_key("moves") {
+            Some("a record of The Cubes of Europe (it has `instance` and `moves`), not a Cube Express one")
+        } else {
+            None
+        };
+        if let Some(what) = what {
+            return Err(RecordError::NotARecord { file: file.to_string(), what: what.to_string() });
+        }
+    }
+    Ok(read_record(file, text)?)
 }
 
 /// The board entries (indices) not joined to the start crossing: reached neither from it nor
@@ -458,8 +662,13 @@ pub fn check_file(content: Arc<Content>, file: &str, text: &str) -> Checked {
             Ok(record) => match record.replay(content, file) {
                 Ok(game) => Checked { kind, problems: Vec::new(), game: Some(game) },
                 Err(RecordError::Setup { error, .. }) => refused(kind, vec![format!("players: {error}")]),
-                Err(RecordError::Illegal { turn, action, what, error, .. }) => {
-                    refused(kind, vec![format!("turns[{turn}][{action}] ({what}): {error}")])
+                Err(RecordError::Illegal { turn, action, what, error, colour, .. }) => {
+                    refused(kind, vec![format!("turns[{turn}][{action}] ({colour}'s turn, {what}): {error}")])
+                }
+                Err(e @ (RecordError::WrongPlayer { .. } | RecordError::NotARecord { .. })) => {
+                    let said = e.to_string();
+                    let said = said.strip_prefix(&format!("{file}: ")).map_or(said.clone(), str::to_string);
+                    refused(kind, vec![said])
                 }
                 Err(RecordError::Syntax(e)) => refused(kind, vec![e.to_string()]),
             },

@@ -1,0 +1,82 @@
+//! The boards of a Cube Express review's turning points (issue 15): for each, the network before
+//! the turn, after the turn played and after the best turn, each drawn by [`super::picture`]
+//! with the turn's tile outlined and its locomotive paths numbered.
+
+use signalbox_solver::cube_express::analysis::Analysis;
+
+use crate::page::{Board, TurningBoards};
+
+/// The three boards of each turning point of `analysis`, in the order of the review's turning
+/// points.
+pub fn turning_boards(analysis: &Analysis) -> Vec<TurningBoards> {
+    let review = &analysis.review;
+    review
+        .summary
+        .turning_points
+        .iter()
+        .filter_map(|&index| {
+            let d = review.decision(index)?;
+            let t = index - 1;
+            let before = analysis.games.get(t)?;
+            let colour = &d.details["colour"];
+            let colour = colour.as_str().unwrap_or("the player");
+            let board = |caption: String, actions: &[_], title: String| Board {
+                caption,
+                svg: super::picture::plan_svg(before, actions, &title),
+            };
+            Some(TurningBoards {
+                decision: index,
+                before: board(
+                    format!("before turn {}: {colour} to play", d.turn),
+                    &[],
+                    format!("Turn {} · before: {colour} to play", d.turn),
+                ),
+                played: board(
+                    format!("played: value {}", d.value_after),
+                    &analysis.played[t],
+                    format!("Turn {} · played by {colour} · value {}", d.turn, d.value_after),
+                ),
+                best: board(
+                    format!("best: value {}", d.value_before),
+                    &analysis.best[t],
+                    format!("Turn {} · best turn · value {}", d.turn, d.value_before),
+                ),
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use signalbox_engine::cube_express::catalogue::Content;
+    use signalbox_engine::cube_express::position::{SAMPLE_GAME_JSON, read_record};
+    use signalbox_solver::cube_express::analysis::analyse;
+    use signalbox_solver::cube_express::plan::PlanOptions;
+
+    use super::*;
+
+    /// The first turns of the sample (the second loses something): one set of boards per turning
+    /// point, each a whole `<svg>` element that can be inlined (no XML declaration, no ids, an
+    /// opaque background), the played and the best turn drawn differently.
+    #[test]
+    fn each_turning_point_has_three_inlinable_boards() {
+        let mut record = read_record("sample", SAMPLE_GAME_JSON).expect("the sample");
+        record.turns.truncate(3);
+        let analysis =
+            analyse(Arc::new(Content::house()), &record, "sample", &PlanOptions::default(), &|_| ()).expect("analysed");
+        let boards = turning_boards(&analysis);
+        assert_eq!(boards.len(), analysis.review.summary.turning_points.len());
+        assert!(!boards.is_empty());
+        for b in &boards {
+            for board in [&b.before, &b.played, &b.best] {
+                let svg = board.svg.trim();
+                assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"), "{}", &svg[..40.min(svg.len())]);
+                assert!(!svg.contains("<?xml") && !svg.contains(" id=\""));
+                assert!(svg.contains("fill=\"white\""), "an opaque background");
+            }
+            assert_ne!(b.played.svg, b.best.svg);
+        }
+    }
+}
