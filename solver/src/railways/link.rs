@@ -31,13 +31,14 @@
 //!    within the supply; an exhausted queue means none fits.
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
 use std::rc::Rc;
 use std::time::Instant;
 
 use petgraph::Direction;
 use petgraph::graph::{DiGraph, EdgeIndex, EdgeReference, NodeIndex};
-use petgraph::visit::{EdgeFiltered, EdgeRef};
+use petgraph::visit::EdgeRef;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use signalbox_engine::grid::hex::Hex;
 use signalbox_engine::railways::catalogue::{CityId, Supply};
 use signalbox_engine::railways::colour::{CityColour, Colour};
@@ -101,15 +102,28 @@ impl Ports {
         let linked = &game.players()[seat].linked;
         let mut graph = DiGraph::new();
         let network = graph.add_node(Node::Network);
-        let mut port: HashMap<(Hex, Side), NodeIndex> = HashMap::new();
-        // Hexes a new tile of the player may go on.
-        let free = |h: Hex| {
-            content.terrain(h).is_some() && !content.city_at.contains_key(&h) && game.track(colour, h).is_none()
-        };
+        let mut port: HashMap<(Hex, Side), NodeIndex> = HashMap::default();
+        // The board's tiles read once: the player's own by hex, the hexes holding any tile, and
+        // the (hex, side) pairs some tile has an end on.
+        let mut mine: HashMap<Hex, Ends> = HashMap::default();
+        let mut occupied: HashSet<Hex> = HashSet::default();
+        let mut ends_at: HashSet<(Hex, Side)> = HashSet::default();
+        for t in game.tiles() {
+            if t.owner == colour {
+                mine.insert(t.hex, t.ends);
+            }
+            occupied.insert(t.hex);
+            for s in t.ends.sides() {
+                ends_at.insert((t.hex, s));
+            }
+        }
+        let city_at: HashMap<Hex, CityId> = content.city_at.iter().map(|(&h, &c)| (h, c)).collect();
+        // Hexes of the board a new tile of the player may go on.
+        let free = |h: Hex| !city_at.contains_key(&h) && !mine.contains_key(&h);
         // Whether a tile on `h` may enter `city` (across side `s` of `h`): no other tile on `h`
         // enters it already.
-        let side_free = |h: Hex, s: Side| !game.tiles_on(h).any(|t| t.ends.has(s));
-        let mut room = HashMap::new();
+        let side_free = |h: Hex, s: Side| !ends_at.contains(&(h, s));
+        let mut room = HashMap::default();
         for c in content.gray_cities() {
             room.insert(c, GRAY_CONNECTIONS.saturating_sub(game.connections(colour, c)));
         }
@@ -120,7 +134,7 @@ impl Ports {
                 }
             }
         }
-        let mut city = HashMap::new();
+        let mut city = HashMap::default();
         for (c, info) in content.cities.iter().enumerate() {
             let enterable = match info.colour {
                 CityColour::Gray => room[&c] > 0,
@@ -134,7 +148,7 @@ impl Ports {
         // arrival connects to.
         let arrive = |h: Hex, x: Side| -> Option<(NodeIndex, Option<CityId>)> {
             let n = x.step(h);
-            if let Some(&c) = content.city_at.get(&n) {
+            if let Some(&c) = city_at.get(&n) {
                 let info = &content.cities[c];
                 let gray = (info.colour == CityColour::Gray).then_some(c);
                 if !side_free(h, x) {
@@ -150,21 +164,22 @@ impl Ports {
                     city.get(&c).map(|&i| (i, gray))
                 };
             }
-            if let Some(ends) = game.track(colour, n) {
+            if let Some(ends) = mine.get(&n) {
                 return ends.has(x.opposite()).then_some((network, None));
             }
             port.get(&(n, x.opposite())).map(|&i| (i, None))
         };
-        let exits = |s: Side| -> Vec<Side> {
+        let exits = |s: Side| -> [Side; 3] {
             match options.curve {
-                Curve::Gentle => vec![s.opposite(), s.turn(2), s.turn(-2)],
-                Curve::Sharp => vec![s.opposite(), s.turn(1), s.turn(-1)],
+                Curve::Gentle => [s.opposite(), s.turn(2), s.turn(-2)],
+                Curve::Sharp => [s.opposite(), s.turn(1), s.turn(-1)],
             }
         };
-        // Hexes holding other players' tiles: a tile there is laid over one (ruling T1).
-        let occupied: std::collections::HashSet<Hex> = game.tiles().iter().map(|t| t.hex).collect();
+        // A tile on a hex holding other players' tiles is laid over one (ruling T1).
         let mut edges = Vec::new();
-        for (&(h, s), &from) in &port {
+        // The ports in the order of their nodes.
+        for (h, s) in content.hexes.keys().filter(|&&h| free(h)).flat_map(|&h| Side::ALL.map(|s| (h, s))) {
+            let from = port[&(h, s)];
             for x in exits(s) {
                 if let (Some((to, gray)), Some(ends)) = (arrive(h, x), Ends::new(s, x)) {
                     let kind = ends.kind(options.curve).unwrap_or(TileKind::Curved);
@@ -260,8 +275,7 @@ fn allowed(ports: &Ports, to: NodeIndex, avoid: &Avoid, e: EdgeReference<'_, Ste
 fn shortest(ports: &Ports, a: Terminal, b: Terminal, avoid: &Avoid) -> Option<Path> {
     let (from, to) = (ports.node(a)?, ports.node(b)?);
     let g = &ports.graph;
-    let view = EdgeFiltered::from_fn(g, |e| allowed(ports, to, avoid, e));
-    let (total, nodes) = petgraph::algo::astar(&view, from, |n| n == to, |e| e.weight().cost(), |_| 0)?;
+    let (total, nodes) = cheapest(ports, from, to, avoid)?;
     // The edges along the node path: the cheapest allowed edge between each pair.
     let mut edges = Vec::new();
     for w in nodes.windows(2) {
@@ -272,6 +286,69 @@ fn shortest(ports: &Ports, a: Terminal, b: Terminal, avoid: &Avoid) -> Option<Pa
         edges.push(e.id());
     }
     Some(Path { edges, cost: total })
+}
+
+/// A cheapest path from `from` to `to` over the edges [`allowed`] for `to` and `avoid`: its
+/// tiles and its nodes. The search is petgraph's A* with a zero estimate (a Dijkstra search with
+/// the same open queue, popped and pushed in the same order, so it returns the same path among
+/// equally cheap ones), its scores and predecessors kept in vectors by node index.
+fn cheapest(ports: &Ports, from: NodeIndex, to: NodeIndex, avoid: &Avoid) -> Option<(u32, Vec<NodeIndex>)> {
+    /// An open node by its cost, the cheapest first; equal costs compare equal (as petgraph's
+    /// `MinScored`).
+    struct Open(u32, NodeIndex);
+    impl PartialEq for Open {
+        fn eq(&self, other: &Open) -> bool {
+            self.0 == other.0
+        }
+    }
+    impl Eq for Open {}
+    impl PartialOrd for Open {
+        fn partial_cmp(&self, other: &Open) -> Option<std::cmp::Ordering> {
+            Some(self.cmp(other))
+        }
+    }
+    impl Ord for Open {
+        fn cmp(&self, other: &Open) -> std::cmp::Ordering {
+            other.0.cmp(&self.0)
+        }
+    }
+    let g = &ports.graph;
+    let n = g.node_count();
+    let mut score = vec![u32::MAX; n];
+    let mut came_from: Vec<Option<NodeIndex>> = vec![None; n];
+    let mut open = BinaryHeap::new();
+    score[from.index()] = 0;
+    open.push(Open(0, from));
+    while let Some(Open(cost, node)) = open.pop() {
+        if node == to {
+            let mut path = vec![to];
+            let mut at = to;
+            while let Some(previous) = came_from[at.index()] {
+                path.push(previous);
+                at = previous;
+            }
+            path.reverse();
+            return Some((score[to.index()], path));
+        }
+        if score[node.index()] < cost {
+            continue;
+        }
+        score[node.index()] = cost;
+        for e in g.edges(node) {
+            if !allowed(ports, to, avoid, e) {
+                continue;
+            }
+            let next = e.target();
+            let c = cost + e.weight().cost();
+            if c >= score[next.index()] {
+                continue;
+            }
+            score[next.index()] = c;
+            came_from[next.index()] = Some(node);
+            open.push(Open(c, next));
+        }
+    }
+    None
 }
 
 /// The fewest tiles from every node to `to` avoiding `avoid` (`u32::MAX`: none), by a 0-1
@@ -335,7 +412,7 @@ fn frontier(
     let mut arena = vec![Label { node: from, cost: 0, draw: Draw::default(), parent: None }];
     let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); cap as usize + 1];
     buckets[0].push(0);
-    let mut kept: HashMap<NodeIndex, Vec<usize>> = HashMap::new();
+    let mut kept: HashMap<NodeIndex, Vec<usize>> = HashMap::default();
     let beaten = |kept: &HashMap<NodeIndex, Vec<usize>>, arena: &[Label], node, cost, draw: Draw| {
         kept.get(&node).is_some_and(|l| l.iter().any(|&j| arena[j].cost <= cost && arena[j].draw.within(draw)))
     };
@@ -576,7 +653,7 @@ enum Conflict {
 
 fn conflict(ports: &Ports, paths: &[Path]) -> Option<Conflict> {
     let g = &ports.graph;
-    let mut hexes: HashMap<Hex, (usize, NodeIndex)> = HashMap::new();
+    let mut hexes: HashMap<Hex, (usize, NodeIndex)> = HashMap::default();
     let mut gray: BTreeMap<CityId, Vec<usize>> = BTreeMap::new();
     for (i, p) in paths.iter().enumerate() {
         for &e in &p.edges {
@@ -654,7 +731,7 @@ pub fn link(game: &Game, colour: Colour, deadline: Option<Instant>) -> (Linked, 
     stats.trees = all.len();
     let past = || deadline.is_some_and(|d| Instant::now() >= d);
     // Pass 1: without the supply.
-    let mut cache: HashMap<(Terminal, Terminal), Option<Path>> = HashMap::new();
+    let mut cache: HashMap<(Terminal, Terminal), Option<Path>> = HashMap::default();
     let mut queue: BinaryHeap<(Reverse<u32>, Reverse<usize>)> = BinaryHeap::new();
     let mut candidates: Vec<Candidate> = Vec::new();
     for edges in &all {
@@ -752,10 +829,10 @@ fn within_supply(
     // No plan has more tiles than the supply holds or the player has free hexes.
     let longest = supply.total().min(ports.free);
     let full = mask(supply, longest);
-    let mut dists: HashMap<(Terminal, Avoid), Rc<Vec<u32>>> = HashMap::new();
+    let mut dists: HashMap<(Terminal, Avoid), Rc<Vec<u32>>> = HashMap::default();
     // Each edge's frontier by its ends, what it avoids, its cap and its mask.
     type FrontierKey = ((Terminal, Terminal), Avoid, u32, [bool; 4]);
-    let mut fronts: HashMap<FrontierKey, Rc<Frontier>> = HashMap::new();
+    let mut fronts: HashMap<FrontierKey, Rc<Frontier>> = HashMap::default();
     let mut nodes: Vec<Bounded> = Vec::new();
     let mut queue: BinaryHeap<(Reverse<u32>, Reverse<usize>)> = BinaryHeap::new();
     let push = |nodes: &mut Vec<Bounded>, queue: &mut BinaryHeap<_>, node: Bounded| {
