@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 
 use rayon::prelude::*;
+use rustc_hash::FxHashMap;
 
 use signalbox_engine::grid::hex::Hex;
 use signalbox_engine::railways::colour::Colour;
@@ -84,6 +85,14 @@ pub fn best_use(game: &Game, roll: Roll, deadline: Option<Instant>) -> Option<Ad
     let colour = game.players()[game.active()].colour;
     let mut rolled = game.clone();
     rolled.apply(&Action::Roll { roll }).ok()?;
+    // The linker's answers by the player's track and the supply: nothing else of the position
+    // changes during the turn, so the same track and supply get the same answer, reached in
+    // whatever order.
+    let mut memo: FxHashMap<(Track, [u32; 3]), Linked> = FxHashMap::default();
+    let key = |g: &Game| {
+        let s = g.supply();
+        (track(g, colour), [s.straight, s.curved, s.crossing])
+    };
     let Linked::Plan(start_plan) = link(&rolled, colour, deadline).0 else { return None };
     let start = start_plan.tiles.len();
     let mut complete = true;
@@ -114,25 +123,33 @@ pub fn best_use(game: &Game, roll: Roll, deadline: Option<Instant>) -> Option<Ad
             }
             fewest = fewest.min(remaining);
             ends.entry(here).or_insert_with(|| (crossed, builds.clone(), plan.clone()));
-            let planned: Vec<Option<(Game, Action, Linked)>> = g
-                .legal_builds()
-                .into_par_iter()
-                .map(|b| {
-                    let mut next = g.clone();
-                    if next.apply(&b).is_err() || seen.contains(&(track(&next, colour), crossed, used(&next))) {
-                        return None;
-                    }
-                    let found = link(&next, colour, deadline).0;
-                    Some((next, b, found))
-                })
-                .collect();
+            let mut next: Vec<(Game, Action, (Track, [u32; 3]))> = Vec::new();
+            for b in g.legal_builds() {
+                let mut n = g.clone();
+                if n.apply(&b).is_err() || seen.contains(&(track(&n, colour), crossed, used(&n))) {
+                    continue;
+                }
+                let k = key(&n);
+                next.push((n, b, k));
+            }
+            // The positions not planned yet, each once, planned on rayon's threads.
+            let mut todo: Vec<(&Game, &(Track, [u32; 3]))> = Vec::new();
+            for (n, _, k) in &next {
+                if !memo.contains_key(k) && !todo.iter().any(|t| t.1 == k) {
+                    todo.push((n, k));
+                }
+            }
+            let planned: Vec<Linked> = todo.par_iter().map(|(n, _)| link(n, colour, deadline).0).collect();
+            for ((_, k), found) in todo.into_iter().zip(planned) {
+                memo.insert(k.clone(), found);
+            }
             let mut children = Vec::new();
-            for (next, b, found) in planned.into_iter().flatten() {
-                match found {
+            for (n, b, k) in next {
+                match &memo[&k] {
                     Linked::Plan(p) => {
                         let mut more = builds.clone();
                         more.push(b);
-                        children.push((next, more, p));
+                        children.push((n, more, p.clone()));
                     }
                     Linked::Stopped { .. } => complete = false,
                     Linked::None(_) => {}
@@ -239,6 +256,7 @@ mod tests {
             .map(|r| r.parse().expect("a roll"))
             .collect();
         use rayon::prelude::*;
+use rustc_hash::FxHashMap;
         let checked: usize = (0..300u64)
             .into_par_iter()
             .map(|index| {
