@@ -227,9 +227,18 @@ impl Ports {
                 }
             }
         }
-        edges.sort_by_key(|&(a, b, _)| (a, b));
+        // Added by their ends (a stable sort by source, then target), each source's few edges
+        // sorted on their own.
+        let mut by_source: Vec<Vec<(NodeIndex, Step)>> = vec![Vec::new(); graph.node_count()];
         for (a, b, step) in edges {
-            graph.add_edge(a, b, step);
+            by_source[a.index()].push((b, step));
+        }
+        graph.reserve_edges(by_source.iter().map(Vec::len).sum());
+        for (a, mut out) in by_source.into_iter().enumerate() {
+            out.sort_by_key(|&(b, _)| b);
+            for (b, step) in out {
+                graph.add_edge(NodeIndex::new(a), b, step);
+            }
         }
         let free = (port.len() / 6) as u32;
         Ports { graph, port, city, network, room, free }

@@ -16,8 +16,8 @@ use std::collections::HashMap;
 use rustc_hash::FxHashMap;
 
 use signalbox_engine::railways::catalogue::Content;
-use signalbox_engine::railways::dice::{Roll, Slot};
-use signalbox_engine::railways::terrain::Terrain;
+use signalbox_engine::railways::dice::{Roll, Slot, TrackFace};
+use signalbox_engine::railways::terrain::{Terrain, TerrainFace};
 use signalbox_engine::railways::track::{Curve, Ends, TileKind};
 
 use super::link::LinkPlan;
@@ -71,7 +71,15 @@ impl Course {
         used: &mut [bool; 4],
         so_far: &mut Vec<Step>,
         out: &mut Vec<(Vec<u8>, Vec<Step>)>,
+        visited: &mut Vec<(u64, [bool; 4])>,
     ) {
+        // The states below a state and the slots left were all found the first time they were
+        // met (earlier in this depth-first order, so with the steps found first).
+        let here = (pack(state), *used);
+        if visited.contains(&here) {
+            return;
+        }
+        visited.push(here);
         if !out.iter().any(|(s, _)| s == state) {
             out.push((state.to_vec(), so_far.clone()));
         }
@@ -90,7 +98,7 @@ impl Course {
                 so_far.push((i, k));
                 let mut next = state.to_vec();
                 next[i] += 1;
-                self.steps(&next, slots, used, so_far, out);
+                self.steps(&next, slots, used, so_far, out, visited);
                 so_far.pop();
                 used[k] = false;
             }
@@ -99,7 +107,12 @@ impl Course {
 
     /// The states (packed) the slots reach from `key`, without the steps: what
     /// [`Race::value`] needs, with no allocation per state.
-    fn reach(&self, key: u64, slots: &[Slot; 4], used: u8, out: &mut Vec<u64>) {
+    fn reach(&self, key: u64, slots: &[Slot; 4], used: u8, out: &mut Vec<u64>, visited: &mut Vec<(u64, u8)>) {
+        // What lies below a state and the slots left was all reached the first time.
+        if visited.contains(&(key, used)) {
+            return;
+        }
+        visited.push((key, used));
         if !out.contains(&key) {
             out.push(key);
         }
@@ -117,7 +130,7 @@ impl Course {
                 {
                     continue;
                 }
-                self.reach(key + (1 << (8 * i)), slots, used | (1 << k), out);
+                self.reach(key + (1 << (8 * i)), slots, used | (1 << k), out, visited);
             }
         }
     }
@@ -138,18 +151,20 @@ fn pack(state: &[u8]) -> u64 {
 /// takes the better of the two, so each roll is counted with its dice in order.
 fn rolls(content: &Content) -> Vec<(Roll, f64)> {
     let d = &content.dice;
+    // The faces ranked by their names (as the rolls are sorted below), each face named once.
+    let track: Vec<(TrackFace, String)> = d.track.iter().map(|f| (*f, format!("{f:?}"))).collect();
+    let terrain: Vec<(TerrainFace, String)> = d.terrain.iter().map(|f| (*f, format!("{f:?}"))).collect();
     let mut counts: HashMap<Roll, u32> = HashMap::new();
-    let rank = |r: &Roll| format!("{r:?}");
-    for a in d.track {
-        for b in d.track {
-            for g in d.terrain {
-                for h in d.terrain {
-                    let mut track = [a, b];
-                    let mut terrain = [g, h];
-                    if format!("{a:?}") > format!("{b:?}") {
+    for (a, na) in &track {
+        for (b, nb) in &track {
+            for (g, ng) in &terrain {
+                for (h, nh) in &terrain {
+                    let mut track = [*a, *b];
+                    let mut terrain = [*g, *h];
+                    if na > nb {
                         track.swap(0, 1);
                     }
-                    if format!("{g:?}") > format!("{h:?}") {
+                    if ng > nh {
                         terrain.swap(0, 1);
                     }
                     *counts.entry(Roll { track, terrain }).or_default() += 1;
@@ -158,7 +173,9 @@ fn rolls(content: &Content) -> Vec<(Roll, f64)> {
         }
     }
     let mut out: Vec<(Roll, f64)> = counts.into_iter().map(|(r, n)| (r, f64::from(n) / 1296.0)).collect();
-    out.sort_by_key(|a| rank(&a.0));
+    // Sorted by the roll's debug text: a fixed order, so the sums over the rolls are the same
+    // on every run.
+    out.sort_by_cached_key(|a| format!("{:?}", a.0));
     out
 }
 
@@ -169,6 +186,8 @@ pub struct Race<'c> {
     rolls: Vec<(Roll, f64)>,
     faces: signalbox_engine::railways::dice::DiceFaces,
     memo: FxHashMap<u64, f64>,
+    /// [`Race::choose`]'s answers by state and roll.
+    chosen: FxHashMap<(u64, Roll), (bool, Vec<Step>, f64)>,
 }
 
 /// One step of building a course: the path and the slot its next tile takes.
@@ -177,7 +196,13 @@ pub type Step = (usize, usize);
 impl<'c> Race<'c> {
     /// The race of `course` on `content`'s dice.
     pub fn new(course: &'c Course, content: &Content) -> Race<'c> {
-        Race { course, rolls: rolls(content), faces: content.dice.clone(), memo: FxHashMap::default() }
+        Race {
+            course,
+            rolls: rolls(content),
+            faces: content.dice.clone(),
+            memo: FxHashMap::default(),
+            chosen: FxHashMap::default(),
+        }
     }
 
     /// The expected turns to finish from `state` (tiles built per path), each roll used at its
@@ -197,12 +222,14 @@ impl<'c> Race<'c> {
         let mut stuck = 0.0;
         let mut sum = 0.0;
         let mut reached = Vec::new();
+        let mut visited = Vec::new();
         for r in 0..self.rolls.len() {
             let (roll, p) = self.rolls[r];
             let mut best = f64::INFINITY;
             for crossed in [false, true] {
                 reached.clear();
-                course.reach(key, &roll.slots(crossed), 0, &mut reached);
+                visited.clear();
+                course.reach(key, &roll.slots(crossed), 0, &mut reached, &mut visited);
                 for &s in reached.iter().filter(|&&s| s != key) {
                     best = best.min(self.value_packed(s));
                 }
@@ -221,11 +248,15 @@ impl<'c> Race<'c> {
     /// The best use of `roll` from `state`: the pairing, the steps (in an order the rules
     /// allow), and the expected turns after this one.
     pub fn choose(&mut self, state: &[u8], roll: Roll) -> (bool, Vec<Step>, f64) {
+        let key = (pack(state), roll);
+        if let Some(best) = self.chosen.get(&key) {
+            return best.clone();
+        }
         let mut best = (false, Vec::new(), self.value(state));
         for crossed in [false, true] {
             let slots = roll.slots(crossed);
             let mut found: Vec<(Vec<u8>, Vec<Step>)> = Vec::new();
-            self.course.steps(state, &slots, &mut [false; 4], &mut Vec::new(), &mut found);
+            self.course.steps(state, &slots, &mut [false; 4], &mut Vec::new(), &mut found, &mut Vec::new());
             for (s, steps) in found {
                 let v = self.value(&s);
                 if v + 1e-12 < best.2 || (v <= best.2 + 1e-12 && steps.len() > best.1.len()) {
@@ -233,6 +264,7 @@ impl<'c> Race<'c> {
                 }
             }
         }
+        self.chosen.insert(key, best.clone());
         best
     }
 
