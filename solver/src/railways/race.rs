@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use rustc_hash::FxHashMap;
 
 use signalbox_engine::railways::catalogue::Content;
-use signalbox_engine::railways::dice::{Roll, Slot, TrackFace};
+use signalbox_engine::railways::dice::{DiceFaces, Roll, Slot, TrackFace};
 use signalbox_engine::railways::terrain::{Terrain, TerrainFace};
 use signalbox_engine::railways::track::{Curve, Ends, TileKind};
 
@@ -53,6 +53,58 @@ impl Course {
     fn open(&self, state: &[u8], i: usize) -> bool {
         let (parent, needs) = &self.paths[i];
         usize::from(state[i]) < needs.len() && parent.is_none_or(|p| usize::from(state[p]) == self.paths[p].1.len())
+    }
+
+    /// What is left of the course from the packed state `key`, packed (`None` when it does not
+    /// fit 128 bits): the paths not finished in their order, each with the path it starts from
+    /// if that one is not finished, and the needs of its tiles still to build. The expected turns
+    /// from `key` are the expected turns of that course from its start: the rolls, the slots and
+    /// the paths that can take a tile are the same.
+    fn rest(&self, key: u64) -> Option<u128> {
+        if self.paths.len() > 7 {
+            return None;
+        }
+        let mut code: u128 = 0;
+        let mut bits = 0u32;
+        let mut put = |value: u32, width: u32| -> Option<()> {
+            if bits + width > 128 {
+                return None;
+            }
+            code |= u128::from(value) << bits;
+            bits += width;
+            Some(())
+        };
+        let mut index = [7u32; 8];
+        let mut kept = 0;
+        for (i, (_, needs)) in self.paths.iter().enumerate() {
+            if usize::from(built(key, i)) < needs.len() {
+                index[i] = kept;
+                kept += 1;
+            }
+        }
+        put(kept, 3)?;
+        for (i, (parent, needs)) in self.paths.iter().enumerate() {
+            let done = usize::from(built(key, i));
+            if done == needs.len() {
+                continue;
+            }
+            put(parent.map_or(7, |p| index[p]), 3)?;
+            let left = needs.len() - done;
+            put(u32::try_from(left).ok().filter(|&l| l < 64)?, 6)?;
+            for &(kind, terrain) in &needs[done..] {
+                let k = match kind {
+                    TileKind::Straight => 0,
+                    TileKind::Curved => 1,
+                };
+                let t = match terrain {
+                    Terrain::Plains => 0,
+                    Terrain::Mountain => 1,
+                    Terrain::Water => 2,
+                };
+                put(k | t << 1, 3)?;
+            }
+        }
+        Some(code)
     }
 
     /// Whether path `i` can take its next tile in the packed state `key`.
@@ -179,12 +231,24 @@ fn rolls(content: &Content) -> Vec<(Roll, f64)> {
     out
 }
 
+/// The most courses' values each thread keeps across races ([`REST`]).
+const REST_LIMIT: usize = 1 << 18;
+
+thread_local! {
+    /// The expected turns of the courses raced on this thread, by what is left of them
+    /// ([`Course::rest`]), for the dice they were raced on: a plan planned again next turn, or in
+    /// another game played out from the same position, is mostly a course seen before. Cleared
+    /// when full or for other dice; a value is the same whether remembered or computed.
+    static REST: std::cell::RefCell<(Option<DiceFaces>, FxHashMap<u128, f64>)> =
+        std::cell::RefCell::new((None, FxHashMap::default()));
+}
+
 /// A course under the dice, its values remembered: the expected turns from each state, and the
 /// best pairing and builds for a roll.
 pub struct Race<'c> {
     course: &'c Course,
     rolls: Vec<(Roll, f64)>,
-    faces: signalbox_engine::railways::dice::DiceFaces,
+    faces: DiceFaces,
     memo: FxHashMap<u64, f64>,
     /// [`Race::choose`]'s answers by state and roll.
     chosen: FxHashMap<(u64, Roll), (bool, Vec<Step>, f64)>,
@@ -219,6 +283,14 @@ impl<'c> Race<'c> {
         if course.paths.iter().enumerate().all(|(i, p)| usize::from(built(key, i)) == p.1.len()) {
             return 0.0;
         }
+        let rest = course.rest(key);
+        if let Some(rest) = rest
+            && let Some(v) =
+                REST.with_borrow(|(faces, values)| values.get(&rest).filter(|_| faces.as_ref() == Some(&self.faces)).copied())
+        {
+            self.memo.insert(key, v);
+            return v;
+        }
         let mut stuck = 0.0;
         let mut sum = 0.0;
         let mut reached = Vec::new();
@@ -242,6 +314,15 @@ impl<'c> Race<'c> {
         }
         let v = if stuck >= 1.0 - 1e-12 { f64::INFINITY } else { (1.0 + sum) / (1.0 - stuck) };
         self.memo.insert(key, v);
+        if let Some(rest) = rest {
+            REST.with_borrow_mut(|(faces, values)| {
+                if faces.as_ref() != Some(&self.faces) || values.len() >= REST_LIMIT {
+                    *faces = Some(self.faces.clone());
+                    values.clear();
+                }
+                values.insert(rest, v);
+            });
+        }
         v
     }
 
