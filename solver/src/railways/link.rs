@@ -38,7 +38,7 @@ use std::time::Instant;
 use petgraph::Direction;
 use petgraph::graph::{DiGraph, EdgeIndex, EdgeReference, NodeIndex};
 use petgraph::visit::EdgeRef;
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use rustc_hash::FxHashMap as HashMap;
 use signalbox_engine::grid::hex::Hex;
 use signalbox_engine::railways::catalogue::{CityId, Supply};
 use signalbox_engine::railways::colour::{CityColour, Colour};
@@ -82,10 +82,56 @@ enum Terminal {
     City(CityId),
 }
 
+/// The hexes of a map by their place in the rectangle of axial coordinates around them: what a
+/// hash map of hexes would give, by an index.
+struct Grid {
+    q0: i32,
+    r0: i32,
+    width: i32,
+    height: i32,
+    /// Each place's hex number (from 0, in the order of the map's hexes), `u32::MAX` for none.
+    cells: Vec<u32>,
+}
+
+impl Grid {
+    fn new(hexes: impl Iterator<Item = Hex> + Clone) -> Grid {
+        let (mut q0, mut r0, mut q1, mut r1) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
+        for h in hexes.clone() {
+            (q0, r0, q1, r1) = (q0.min(h.q), r0.min(h.r), q1.max(h.q), r1.max(h.r));
+        }
+        let (width, height) = if q0 > q1 { (0, 0) } else { (q1 - q0 + 1, r1 - r0 + 1) };
+        let mut grid = Grid { q0, r0, width, height, cells: vec![u32::MAX; (width * height) as usize] };
+        for (i, h) in hexes.enumerate() {
+            if let Some(c) = grid.cell(h) {
+                grid.cells[c] = i as u32;
+            }
+        }
+        grid
+    }
+
+    fn cell(&self, h: Hex) -> Option<usize> {
+        let (q, r) = (h.q.wrapping_sub(self.q0), h.r.wrapping_sub(self.r0));
+        ((0..self.width).contains(&q) && (0..self.height).contains(&r)).then(|| (r * self.width + q) as usize)
+    }
+
+    /// The hex's number, if it is one of the map's.
+    fn index(&self, h: Hex) -> Option<usize> {
+        self.cell(h).map(|c| self.cells[c]).filter(|&i| i != u32::MAX).map(|i| i as usize)
+    }
+}
+
+/// A side's number, 0 to 5.
+fn side_index(s: Side) -> usize {
+    Side::ALL.iter().position(|&x| x == s).unwrap_or(0)
+}
+
 /// The port graph of one player in one position.
 struct Ports {
     graph: DiGraph<Node, Step>,
-    port: HashMap<(Hex, Side), NodeIndex>,
+    /// The board's hexes, numbered.
+    grid: Grid,
+    /// Each port's node, by hex number and side (`None`: no new tile of the player goes there).
+    port: Vec<Option<NodeIndex>>,
     city: HashMap<CityId, NodeIndex>,
     network: NodeIndex,
     /// How many more connections each gray city takes from the player.
@@ -102,38 +148,56 @@ impl Ports {
         let linked = &game.players()[seat].linked;
         let mut graph = DiGraph::new();
         let network = graph.add_node(Node::Network);
-        let mut port: HashMap<(Hex, Side), NodeIndex> = HashMap::default();
-        // The board's tiles read once: the player's own by hex, the hexes holding any tile, and
-        // the (hex, side) pairs some tile has an end on.
-        let mut mine: HashMap<Hex, Ends> = HashMap::default();
-        let mut occupied: HashSet<Hex> = HashSet::default();
-        let mut ends_at: HashSet<(Hex, Side)> = HashSet::default();
-        for t in game.tiles() {
-            if t.owner == colour {
-                mine.insert(t.hex, t.ends);
-            }
-            occupied.insert(t.hex);
-            for s in t.ends.sides() {
-                ends_at.insert((t.hex, s));
+        let grid = Grid::new(content.hexes.keys().copied());
+        let n = content.hexes.len();
+        // The board's tiles read once, by hex number: the player's own, whether any tile is
+        // there, and the sides some tile there has an end on.
+        let mut mine: Vec<Option<Ends>> = vec![None; n];
+        let mut occupied = vec![false; n];
+        let mut ends_at = vec![0u8; n];
+        let mut city_at: Vec<Option<CityId>> = vec![None; n];
+        for (&h, &c) in &content.city_at {
+            if let Some(i) = grid.index(h) {
+                city_at[i] = Some(c);
             }
         }
-        let city_at: HashMap<Hex, CityId> = content.city_at.iter().map(|(&h, &c)| (h, c)).collect();
-        // Hexes of the board a new tile of the player may go on.
-        let free = |h: Hex| !city_at.contains_key(&h) && !mine.contains_key(&h);
+        for t in game.tiles() {
+            let Some(i) = grid.index(t.hex) else { continue };
+            if t.owner == colour {
+                mine[i] = Some(t.ends);
+            }
+            occupied[i] = true;
+            for s in t.ends.sides() {
+                ends_at[i] |= 1 << side_index(s);
+            }
+        }
+        // What lies on a hex: its number, and the city there.
+        let city_on = |h: Hex| -> Option<CityId> {
+            match grid.index(h) {
+                Some(i) => city_at[i],
+                None => content.city_at.get(&h).copied(),
+            }
+        };
         // Whether a tile on `h` may enter `city` (across side `s` of `h`): no other tile on `h`
         // enters it already.
-        let side_free = |h: Hex, s: Side| !ends_at.contains(&(h, s));
+        let side_free = |h: Hex, s: Side| grid.index(h).is_none_or(|i| ends_at[i] & (1 << side_index(s)) == 0);
         let mut room = HashMap::default();
         for c in content.gray_cities() {
             room.insert(c, GRAY_CONNECTIONS.saturating_sub(game.connections(colour, c)));
         }
-        for &h in content.hexes.keys() {
-            if free(h) {
+        // The ports, hex by hex in the map's order: the hexes of the board a new tile of the
+        // player may go on.
+        let mut port: Vec<Option<NodeIndex>> = vec![None; 6 * n];
+        let mut free = 0;
+        for (i, &h) in content.hexes.keys().enumerate() {
+            if city_at[i].is_none() && mine[i].is_none() {
+                free += 1;
                 for s in Side::ALL {
-                    port.insert((h, s), graph.add_node(Node::Port(h, s)));
+                    port[6 * i + side_index(s)] = Some(graph.add_node(Node::Port(h, s)));
                 }
             }
         }
+        let port_at = |h: Hex, s: Side| grid.index(h).and_then(|i| port[6 * i + side_index(s)]);
         let mut city = HashMap::default();
         for (c, info) in content.cities.iter().enumerate() {
             let enterable = match info.colour {
@@ -148,7 +212,7 @@ impl Ports {
         // arrival connects to.
         let arrive = |h: Hex, x: Side| -> Option<(NodeIndex, Option<CityId>)> {
             let n = x.step(h);
-            if let Some(&c) = city_at.get(&n) {
+            if let Some(c) = city_on(n) {
                 let info = &content.cities[c];
                 let gray = (info.colour == CityColour::Gray).then_some(c);
                 if !side_free(h, x) {
@@ -164,10 +228,10 @@ impl Ports {
                     city.get(&c).map(|&i| (i, gray))
                 };
             }
-            if let Some(ends) = mine.get(&n) {
+            if let Some(ends) = grid.index(n).and_then(|i| mine[i]) {
                 return ends.has(x.opposite()).then_some((network, None));
             }
-            port.get(&(n, x.opposite())).map(|&i| (i, None))
+            port_at(n, x.opposite()).map(|i| (i, None))
         };
         let exits = |s: Side| -> [Side; 3] {
             match options.curve {
@@ -175,16 +239,21 @@ impl Ports {
                 Curve::Sharp => [s.opposite(), s.turn(1), s.turn(-1)],
             }
         };
-        // A tile on a hex holding other players' tiles is laid over one (ruling T1).
-        let mut edges = Vec::new();
-        // The ports in the order of their nodes.
-        for (h, s) in content.hexes.keys().filter(|&&h| free(h)).flat_map(|&h| Side::ALL.map(|s| (h, s))) {
-            let from = port[&(h, s)];
-            for x in exits(s) {
-                if let (Some((to, gray)), Some(ends)) = (arrive(h, x), Ends::new(s, x)) {
-                    let kind = ends.kind(options.curve).unwrap_or(TileKind::Curved);
-                    let draw = Draw::tile(kind, occupied.contains(&h));
-                    edges.push((from, to, Step { tile: Some((h, ends)), gray, draw }));
+        // The edges by their source node, added in the order of their ends (source, then
+        // target; edges alike in the order found).
+        let mut by_source: Vec<Vec<(NodeIndex, Step)>> = vec![Vec::new(); graph.node_count()];
+        // A tile on a hex holding other players' tiles is laid over one (ruling T1). The ports
+        // in the order of their nodes.
+        for (i, &h) in content.hexes.keys().enumerate() {
+            for s in Side::ALL {
+                let Some(from) = port[6 * i + side_index(s)] else { continue };
+                let out = &mut by_source[from.index()];
+                for x in exits(s) {
+                    if let (Some((to, gray)), Some(ends)) = (arrive(h, x), Ends::new(s, x)) {
+                        let kind = ends.kind(options.curve).unwrap_or(TileKind::Curved);
+                        let draw = Draw::tile(kind, occupied[i]);
+                        out.push((to, Step { tile: Some((h, ends)), gray, draw }));
+                    }
                 }
             }
         }
@@ -212,26 +281,20 @@ impl Ports {
             };
             for s in Side::ALL {
                 let n = s.step(info.hex);
-                if let Some(&to) = port.get(&(n, s.opposite()))
+                if let Some(to) = port_at(n, s.opposite())
                     && side_free(n, s.opposite())
                 {
-                    edges.push((from, to, Step { tile: None, gray: gray.then_some(c), draw: Draw::default() }));
+                    by_source[from.index()].push((to, Step { tile: None, gray: gray.then_some(c), draw: Draw::default() }));
                 }
             }
         }
         // The open ends of the player's track lead to ports too.
         for t in game.tiles().iter().filter(|t| t.owner == colour) {
             for x in t.ends.sides() {
-                if let Some(&to) = port.get(&(x.step(t.hex), x.opposite())) {
-                    edges.push((network, to, Step { tile: None, gray: None, draw: Draw::default() }));
+                if let Some(to) = port_at(x.step(t.hex), x.opposite()) {
+                    by_source[network.index()].push((to, Step { tile: None, gray: None, draw: Draw::default() }));
                 }
             }
-        }
-        // Added by their ends (a stable sort by source, then target), each source's few edges
-        // sorted on their own.
-        let mut by_source: Vec<Vec<(NodeIndex, Step)>> = vec![Vec::new(); graph.node_count()];
-        for (a, b, step) in edges {
-            by_source[a.index()].push((b, step));
         }
         graph.reserve_edges(by_source.iter().map(Vec::len).sum());
         for (a, mut out) in by_source.into_iter().enumerate() {
@@ -240,8 +303,13 @@ impl Ports {
                 graph.add_edge(NodeIndex::new(a), b, step);
             }
         }
-        let free = (port.len() / 6) as u32;
-        Ports { graph, port, city, network, room, free }
+        Ports { graph, grid, port, city, network, room, free }
+    }
+
+    /// The node of the port of `hex` entered across `side`, if a new tile of the player may go
+    /// there.
+    fn port(&self, hex: Hex, side: Side) -> Option<NodeIndex> {
+        self.grid.index(hex).and_then(|i| self.port[6 * i + side_index(side)])
     }
 
     fn node(&self, t: Terminal) -> Option<NodeIndex> {
@@ -698,7 +766,7 @@ fn split(ports: &Ports, avoid: &[Avoid], conflict: Conflict) -> Vec<(usize, Avoi
                 if uses[0].0 == uses[1].0 {
                     a.ports.insert(port);
                 } else {
-                    a.ports.extend(Side::ALL.iter().filter_map(|&s| ports.port.get(&(hex, s))));
+                    a.ports.extend(Side::ALL.iter().filter_map(|&s| ports.port(hex, s)));
                 }
                 (path, a)
             })

@@ -252,6 +252,8 @@ pub struct Race<'c> {
     memo: FxHashMap<u64, f64>,
     /// [`Race::choose`]'s answers by state and roll.
     chosen: FxHashMap<(u64, Roll), (bool, Vec<Step>, f64)>,
+    /// Whether the values are shared with the thread's other races ([`REST`]).
+    shared: bool,
 }
 
 /// One step of building a course: the path and the slot its next tile takes.
@@ -260,13 +262,32 @@ pub type Step = (usize, usize);
 impl<'c> Race<'c> {
     /// The race of `course` on `content`'s dice.
     pub fn new(course: &'c Course, content: &Content) -> Race<'c> {
+        // The rolls of the dice, worked out once a thread for the dice last raced on.
+        thread_local! {
+            static ROLLS: std::cell::RefCell<Option<(DiceFaces, Vec<(Roll, f64)>)>> = const { std::cell::RefCell::new(None) };
+        }
+        let rolls = ROLLS.with_borrow_mut(|known| match known {
+            Some((faces, rolls)) if *faces == content.dice => rolls.clone(),
+            _ => {
+                let rolls = rolls(content);
+                *known = Some((content.dice.clone(), rolls.clone()));
+                rolls
+            }
+        });
         Race {
             course,
-            rolls: rolls(content),
+            rolls,
             faces: content.dice.clone(),
             memo: FxHashMap::default(),
             chosen: FxHashMap::default(),
+            shared: true,
         }
+    }
+
+    /// The race of `course` on `content`'s dice computing every value itself, sharing none with
+    /// the thread's other races: the same answers as [`Race::new`], to check and time it against.
+    pub fn isolated(course: &'c Course, content: &Content) -> Race<'c> {
+        Race { shared: false, ..Race::new(course, content) }
     }
 
     /// The expected turns to finish from `state` (tiles built per path), each roll used at its
@@ -283,7 +304,7 @@ impl<'c> Race<'c> {
         if course.paths.iter().enumerate().all(|(i, p)| usize::from(built(key, i)) == p.1.len()) {
             return 0.0;
         }
-        let rest = course.rest(key);
+        let rest = if self.shared { course.rest(key) } else { None };
         if let Some(rest) = rest
             && let Some(v) =
                 REST.with_borrow(|(faces, values)| values.get(&rest).filter(|_| faces.as_ref() == Some(&self.faces)).copied())
@@ -413,6 +434,65 @@ mod tests {
         let n = games as f64;
         let mean = total / n;
         (mean, ((squares / n - mean * mean) / n).sqrt())
+    }
+
+    /// A random course of up to three paths (a later one may start from an earlier one).
+    fn random_course(rng: &mut ChaCha8Rng, most: usize) -> Course {
+        let kinds = [TileKind::Straight, TileKind::Curved];
+        let terrains = [Terrain::Plains, Terrain::Mountain, Terrain::Water];
+        let mut paths = Vec::new();
+        for p in 0..rng.random_range(1..=3usize) {
+            let parent = if p > 0 && rng.random() { Some(rng.random_range(0..p)) } else { None };
+            let needs = (0..rng.random_range(1..=most))
+                .map(|_| (kinds[rng.random_range(0..2)], terrains[rng.random_range(0..3)]))
+                .collect();
+            paths.push((parent, needs));
+        }
+        Course { paths }
+    }
+
+    /// What is left of `course` from `state`, written out as a course of its own (finished
+    /// paths dropped, a path whose start is finished starting from the network).
+    fn left_of(course: &Course, state: &[u8]) -> Course {
+        let kept: Vec<usize> = (0..course.paths.len()).filter(|&i| usize::from(state[i]) < course.paths[i].1.len()).collect();
+        let paths = kept
+            .iter()
+            .map(|&i| {
+                let (parent, needs) = &course.paths[i];
+                let parent = parent.and_then(|p| kept.iter().position(|&k| k == p));
+                (parent, needs[usize::from(state[i])..].to_vec())
+            })
+            .collect();
+        Course { paths }
+    }
+
+    #[test]
+    fn a_value_shared_between_races_is_the_value_of_what_is_left_computed_afresh() {
+        let content = Content::house();
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        for case in 0..30 {
+            let course = random_course(&mut rng, 4);
+            let state: Vec<u8> =
+                course.paths.iter().map(|(_, needs)| rng.random_range(0..=needs.len()) as u8).collect();
+            let left = left_of(&course, &state);
+            // Each on a thread of its own: one remembers nothing from the other.
+            let (course2, left2, state2, content2) = (course.clone(), left.clone(), state.clone(), content.clone());
+            let fresh = std::thread::spawn(move || Race::isolated(&left2, &content2).value(&vec![0; left2.paths.len()]))
+                .join()
+                .expect("the fresh race");
+            let shared = std::thread::spawn(move || {
+                // The whole course raced first, then the state asked of a new race of the part left.
+                let whole = Race::new(&course2, &content2).value(&vec![0; course2.paths.len()]);
+                let part = Race::new(&left2, &content2).value(&vec![0; left2.paths.len()]);
+                let direct = Race::isolated(&course2, &content2).value(&state2);
+                (whole, part, direct)
+            })
+            .join()
+            .expect("the shared races");
+            assert_eq!(shared.1.to_bits(), fresh.to_bits(), "case {case}: {course:?} from {state:?}");
+            assert_eq!(shared.2.to_bits(), fresh.to_bits(), "case {case}: {course:?} from {state:?}");
+            assert!(shared.0 > 0.0, "case {case}");
+        }
     }
 
     #[test]
