@@ -256,7 +256,6 @@ mod tests {
             .map(|r| r.parse().expect("a roll"))
             .collect();
         use rayon::prelude::*;
-use rustc_hash::FxHashMap;
         let checked: usize = (0..300u64)
             .into_par_iter()
             .map(|index| {
