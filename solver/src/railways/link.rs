@@ -146,7 +146,7 @@ impl Ports {
         let options = game.options();
         let seat = game.seat(colour).unwrap_or(0);
         let linked = &game.players()[seat].linked;
-        let mut graph = DiGraph::new();
+        let mut graph = DiGraph::with_capacity(6 * content.hexes.len() + content.cities.len() + 1, 0);
         let network = graph.add_node(Node::Network);
         let grid = Grid::new(content.hexes.keys().copied());
         let n = content.hexes.len();
@@ -239,24 +239,11 @@ impl Ports {
                 Curve::Sharp => [s.opposite(), s.turn(1), s.turn(-1)],
             }
         };
-        // The edges by their source node, added in the order of their ends (source, then
-        // target; edges alike in the order found).
-        let mut by_source: Vec<Vec<(NodeIndex, Step)>> = vec![Vec::new(); graph.node_count()];
-        // A tile on a hex holding other players' tiles is laid over one (ruling T1). The ports
-        // in the order of their nodes.
-        for (i, &h) in content.hexes.keys().enumerate() {
-            for s in Side::ALL {
-                let Some(from) = port[6 * i + side_index(s)] else { continue };
-                let out = &mut by_source[from.index()];
-                for x in exits(s) {
-                    if let (Some((to, gray)), Some(ends)) = (arrive(h, x), Ends::new(s, x)) {
-                        let kind = ends.kind(options.curve).unwrap_or(TileKind::Curved);
-                        let draw = Draw::tile(kind, occupied[i]);
-                        out.push((to, Step { tile: Some((h, ends)), gray, draw }));
-                    }
-                }
-            }
-        }
+        // The edges are added in the order of their ends, source then target (edges alike in
+        // the order found): the network's, then each port's in the order of the nodes, then each
+        // unlinked city's (their nodes come in that order).
+        let mut from_network: Vec<(NodeIndex, Step)> = Vec::new();
+        let mut from_cities: Vec<(NodeIndex, NodeIndex, Step)> = Vec::new();
         // Leaving a city: its unlinked node, or the network for a linked city the player may
         // build out of (own cities; gray ones under GrayExits::Allowed with room left).
         for (c, info) in content.cities.iter().enumerate() {
@@ -284,7 +271,12 @@ impl Ports {
                 if let Some(to) = port_at(n, s.opposite())
                     && side_free(n, s.opposite())
                 {
-                    by_source[from.index()].push((to, Step { tile: None, gray: gray.then_some(c), draw: Draw::default() }));
+                    let step = Step { tile: None, gray: gray.then_some(c), draw: Draw::default() };
+                    if from == network {
+                        from_network.push((to, step));
+                    } else {
+                        from_cities.push((from, to, step));
+                    }
                 }
             }
         }
@@ -292,16 +284,45 @@ impl Ports {
         for t in game.tiles().iter().filter(|t| t.owner == colour) {
             for x in t.ends.sides() {
                 if let Some(to) = port_at(x.step(t.hex), x.opposite()) {
-                    by_source[network.index()].push((to, Step { tile: None, gray: None, draw: Draw::default() }));
+                    from_network.push((to, Step { tile: None, gray: None, draw: Draw::default() }));
                 }
             }
         }
-        graph.reserve_edges(by_source.iter().map(Vec::len).sum());
-        for (a, mut out) in by_source.into_iter().enumerate() {
-            out.sort_by_key(|&(b, _)| b);
-            for (b, step) in out {
-                graph.add_edge(NodeIndex::new(a), b, step);
+        graph.reserve_edges(18 * free as usize + from_network.len() + from_cities.len());
+        from_network.sort_by_key(|&(b, _)| b);
+        for (b, step) in from_network {
+            graph.add_edge(network, b, step);
+        }
+        // A tile on a hex holding other players' tiles is laid over one (ruling T1).
+        for (i, &h) in content.hexes.keys().enumerate() {
+            for s in Side::ALL {
+                let Some(from) = port[6 * i + side_index(s)] else { continue };
+                // At most three edges, sorted by target as they come (a stable insertion sort).
+                let none = (network, Step { tile: None, gray: None, draw: Draw::default() });
+                let mut out = [none; 3];
+                let mut k = 0;
+                for x in exits(s) {
+                    if let (Some((to, gray)), Some(ends)) = (arrive(h, x), Ends::new(s, x)) {
+                        let kind = ends.kind(options.curve).unwrap_or(TileKind::Curved);
+                        let draw = Draw::tile(kind, occupied[i]);
+                        out[k] = (to, Step { tile: Some((h, ends)), gray, draw });
+                        let mut j = k;
+                        while j > 0 && out[j - 1].0 > out[j].0 {
+                            out.swap(j - 1, j);
+                            j -= 1;
+                        }
+                        k += 1;
+                    }
+                }
+                for &(b, step) in &out[..k] {
+                    graph.add_edge(from, b, step);
+                }
             }
+        }
+        // Each city's edges together (found city by city), sorted by target.
+        from_cities.sort_by_key(|&(a, b, _)| (a, b));
+        for (a, b, step) in from_cities {
+            graph.add_edge(a, b, step);
         }
         Ports { graph, grid, port, city, network, room, free }
     }
@@ -796,8 +817,26 @@ pub fn min_link(game: &Game, colour: Colour) -> Option<(LinkPlan, LinkStats)> {
 /// The linker with a deadline: the fewest tiles within the supply and a plan, or why there is
 /// none, or (past `deadline`) the lower bound proven so far. See the module documentation.
 pub fn link(game: &Game, colour: Colour, deadline: Option<Instant>) -> (Linked, LinkStats) {
+    match link_at_most(game, colour, deadline, usize::MAX) {
+        (Some(linked), stats) => (linked, stats),
+        // Nothing has more tiles than usize::MAX.
+        (None, stats) => (Linked::None(NoPlan::Board), stats),
+    }
+}
+
+/// The linker ([`link`]) told that plans of more than `most` tiles do not matter: its answer
+/// when that has at most `most` tiles (the same plan: both searches take plans by their bound,
+/// lowest first, and this one stops at the first bound above `most`), `None` when every plan
+/// has more, and maybe when none fits the supply.
+pub(crate) fn link_at_most(
+    game: &Game,
+    colour: Colour,
+    deadline: Option<Instant>,
+    most: usize,
+) -> (Option<Linked>, LinkStats) {
+    let most = u32::try_from(most).unwrap_or(u32::MAX);
     let mut stats = LinkStats::default();
-    let Some(seat) = game.seat(colour) else { return (Linked::None(NoPlan::Board), stats) };
+    let Some(seat) = game.seat(colour) else { return (Some(Linked::None(NoPlan::Board)), stats) };
     let content = game.content();
     let linked = &game.players()[seat].linked;
     let to_link: Vec<CityId> = content.cities_of(colour).into_iter().filter(|c| !linked.contains(c)).collect();
@@ -827,10 +866,13 @@ pub fn link(game: &Game, colour: Colour, deadline: Option<Instant>) -> (Linked, 
     }
     let board = loop {
         let Some((Reverse(cost), Reverse(i))) = queue.pop() else {
-            return (Linked::None(NoPlan::Board), stats);
+            return (Some(Linked::None(NoPlan::Board)), stats);
         };
         if past() {
-            return (Linked::Stopped { at_least: cost as usize }, stats);
+            return (Some(Linked::Stopped { at_least: cost as usize }), stats);
+        }
+        if cost > most {
+            return (None, stats);
         }
         stats.expanded += 1;
         let c = candidates[i].clone();
@@ -850,14 +892,15 @@ pub fn link(game: &Game, colour: Colour, deadline: Option<Instant>) -> (Linked, 
     };
     let fewest = board.cost();
     if let Some(p) = fitted(&ports, game, &board.edges, &board.paths, &to_link) {
-        return (Linked::Plan(p), stats);
+        return (Some(Linked::Plan(p)), stats);
     }
     // Pass 2: within the supply.
-    let answer = within_supply(&ports, game, &all, fewest, &to_link, &past, &mut stats);
+    let answer = within_supply(&ports, game, &all, (fewest, most), &to_link, &past, &mut stats);
     let answer = match answer {
-        Pass::Found(p) => Linked::Plan(p),
-        Pass::Exhausted => Linked::None(NoPlan::Supply { board: fewest as usize }),
-        Pass::Stopped(b) => Linked::Stopped { at_least: b as usize },
+        Pass::Found(p) => Some(Linked::Plan(p)),
+        Pass::Exhausted => Some(Linked::None(NoPlan::Supply { board: fewest as usize })),
+        Pass::Stopped(b) => Some(Linked::Stopped { at_least: b as usize }),
+        Pass::Beyond => None,
     };
     (answer, stats)
 }
@@ -881,6 +924,8 @@ enum Pass {
     Found(LinkPlan),
     Exhausted,
     Stopped(u32),
+    /// Every plan left has more tiles than the most asked for.
+    Beyond,
 }
 
 /// A node of the second pass: a tree, what each path avoids, and a lower bound on its tiles.
@@ -892,12 +937,13 @@ struct Bounded {
 }
 
 /// The second pass (see the module documentation): the fewest tiles of a plan within the
-/// supply, every tree starting from `floor`, the fewest tiles on the board.
+/// supply, every tree starting from `floor`, the fewest tiles on the board; [`Pass::Beyond`]
+/// once every bound left is above `most`.
 fn within_supply(
     ports: &Ports,
     game: &Game,
     all: &[Vec<(Terminal, Terminal)>],
-    floor: u32,
+    (floor, most): (u32, u32),
     to_link: &[CityId],
     past: &dyn Fn() -> bool,
     stats: &mut LinkStats,
@@ -923,6 +969,9 @@ fn within_supply(
     while let Some((Reverse(bound), Reverse(i))) = queue.pop() {
         if past() {
             return Pass::Stopped(bound);
+        }
+        if bound > most {
+            return Pass::Beyond;
         }
         if bound > longest {
             continue;
