@@ -1120,3 +1120,35 @@ fn plan(ports: &Ports, edges: &[(Terminal, Terminal)], paths: &[Path], to_link: 
     }
     LinkPlan { tiles, to_link, paths: out }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::railways::reference::small_game;
+
+    #[test]
+    fn the_linker_told_the_most_tiles_gives_the_same_answer_within_them_and_none_above() {
+        let mut bounded = 0;
+        for index in 0..700u64 {
+            let Some(game) = small_game(index) else { continue };
+            let (full, _) = link(&game, Colour::Blue, None);
+            match &full {
+                Linked::Plan(plan) => {
+                    let n = plan.tiles.len();
+                    assert_eq!(link_at_most(&game, Colour::Blue, None, n).0.as_ref(), Some(&full), "game {index}");
+                    assert_eq!(link_at_most(&game, Colour::Blue, None, n + 3).0.as_ref(), Some(&full), "game {index}");
+                    if n > 0 {
+                        assert_eq!(link_at_most(&game, Colour::Blue, None, n - 1).0, None, "game {index}");
+                        bounded += 1;
+                    }
+                }
+                // No plan: none within any bound either, or none said.
+                _ => assert!(
+                    link_at_most(&game, Colour::Blue, None, 3).0.is_none_or(|l| l == full),
+                    "game {index}"
+                ),
+            }
+        }
+        assert!(bounded > 100, "only {bounded} games with a plan");
+    }
+}

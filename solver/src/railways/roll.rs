@@ -277,8 +277,124 @@ mod tests {
     use signalbox_engine::railways::terrain::TerrainFace;
 
     use super::*;
-    use crate::railways::link::min_link;
+    use crate::railways::link::{LinkPlan, min_link};
+    use crate::railways::race::Race;
     use crate::railways::reference::small_game;
+
+    /// The search as first written, to check [`best_use`] against: every build of every node
+    /// planned by the linker ([`link`], no memory, no shortcut, no bound), every end of turn
+    /// planned then and raced afresh ([`Race::isolated`]).
+    fn every_build(game: &Game, roll: Roll) -> Option<Advice> {
+        let colour = game.players()[game.active()].colour;
+        let mut rolled = game.clone();
+        rolled.apply(&Action::Roll { roll }).ok()?;
+        let Linked::Plan(start_plan) = link(&rolled, colour, None).0 else { return None };
+        let mut seen: BTreeSet<(Track, bool, [bool; 4])> = BTreeSet::new();
+        let used = |g: &Game| g.slots().map_or([false; 4], |s| s.map(|(_, u)| u));
+        let mut ends: BTreeMap<Track, (bool, Vec<Action>, LinkPlan)> = BTreeMap::new();
+        let mut fewest = start_plan.tiles.len();
+        for crossed in [false, true] {
+            let mut paired = rolled.clone();
+            paired.apply(&Action::Pair { crossed }).ok()?;
+            let mut stack: Vec<(Game, Vec<Action>, LinkPlan)> = vec![(paired, Vec::new(), start_plan.clone())];
+            while let Some((g, builds, plan)) = stack.pop() {
+                let remaining = plan.tiles.len();
+                let (here, slots) = (track(&g, colour), used(&g));
+                let left = slots.iter().filter(|&&u| !u).count();
+                if remaining.saturating_sub(left) > fewest + 1 || !seen.insert((here.clone(), crossed, slots)) {
+                    continue;
+                }
+                fewest = fewest.min(remaining);
+                ends.entry(here).or_insert_with(|| (crossed, builds.clone(), plan.clone()));
+                let mut children = Vec::new();
+                for b in g.legal_builds() {
+                    let mut next = g.clone();
+                    if next.apply(&b).is_err() || seen.contains(&(track(&next, colour), crossed, used(&next))) {
+                        continue;
+                    }
+                    if let Linked::Plan(p) = link(&next, colour, None).0 {
+                        let mut more = builds.clone();
+                        more.push(b);
+                        children.push((next, more, p));
+                    }
+                }
+                children.sort_by_key(|c| std::cmp::Reverse(c.2.tiles.len()));
+                stack.extend(children);
+            }
+        }
+        let race = |plan: &LinkPlan| {
+            let course = Course::of(plan, game.content(), game.options().curve);
+            Race::isolated(&course, game.content()).value(&vec![0u8; course.paths.len()])
+        };
+        let mut best: Option<Use> = None;
+        let mut considered = 0;
+        for (crossed, builds, plan) in ends.into_values() {
+            let remaining = plan.tiles.len();
+            if remaining > fewest + 1 {
+                continue;
+            }
+            considered += 1;
+            let turns = race(&plan);
+            if best.as_ref().is_none_or(|b| (turns, remaining) < (b.turns, b.remaining)) {
+                best = Some(Use { crossed, builds, remaining, turns });
+            }
+        }
+        let best = best?;
+        let course = Course::of(&start_plan, game.content(), game.options().curve);
+        let mut race = Race::isolated(&course, game.content());
+        let state = vec![0u8; course.paths.len()];
+        let keep = race.choose(&state, roll).2;
+        let mut rerolls = Vec::new();
+        if game.players()[game.active()].cubes > 0 {
+            for dice in reroll_options() {
+                let turns = race.reroll(&state, roll, &dice);
+                rerolls.push(Reroll { dice, turns });
+            }
+            rerolls.sort_by(|a, b| a.turns.total_cmp(&b.turns));
+        }
+        Some(Advice { best, considered, fewest, keep, rerolls, complete: true })
+    }
+
+    #[test]
+    fn the_best_use_is_the_advice_of_the_search_that_plans_every_build_afresh() {
+        // Small games and positions of games on the house map, a few rolls each.
+        let rolls: Vec<Roll> = ["SS,SC,plains,any", "CC,SC,water,mountain", "SC,SC,any,any", "CC,SS,any,mountain"]
+            .iter()
+            .map(|r| r.parse().expect("a roll"))
+            .collect();
+        let mut games: Vec<Game> = (0..120u64).filter_map(small_game).filter(|g| g.phase() == Phase::Roll).collect();
+        let small = games.len();
+        games.push(Game::sample());
+        let content = std::sync::Arc::new(signalbox_engine::railways::catalogue::Content::house());
+        for seed in [2u64, 3] {
+            let mut game = Game::new(content.clone(), &Colour::ALL, signalbox_engine::railways::options::Options::default(), seed)
+                .expect("a game");
+            let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(seed);
+            while game.turns() < 8 * seed as u32 && !game.is_over() {
+                crate::railways::policy::play_turn(&mut game, &mut rng).expect("a legal turn");
+            }
+            games.push(game);
+        }
+        let checked: usize = games
+            .par_iter()
+            .enumerate()
+            .map(|(i, game)| {
+                let mut checked = 0;
+                for (r, roll) in rolls.iter().enumerate() {
+                    // The small games' terrain dice show "any" only; two rolls on the house map.
+                    if (i < small && r == 3) || (i >= small && r != 0 && r != 3) {
+                        continue;
+                    }
+                    let roll = if i < small { Roll { terrain: [TerrainFace::Any; 2], ..*roll } } else { *roll };
+                    let fast = best_use(game, roll, None);
+                    assert_eq!(fast, every_build(game, roll), "game {i}, roll {roll:?}");
+                    checked += usize::from(fast.is_some());
+                }
+                checked
+            })
+            .sum();
+        assert!(checked >= 60, "only {checked} cases");
+    }
 
     /// Replays the advice's use from the position: legal, and leaving the tiles it says.
     fn replay(game: &Game, roll: Roll, advice: &Advice) -> Game {
