@@ -154,7 +154,8 @@ fn roll(c: &mut Criterion) {
         let advice = best_use(&game, r, None).expect("advice");
         assert_eq!(every_build(&game, r).as_ref(), Some(&advice), "{text}: the two searches disagree");
         let case = text.replace(',', "-");
-        let answer = json!({"remaining": advice.best.remaining, "turns": advice.best.turns, "considered": advice.considered});
+        let answer =
+            json!({"remaining": advice.best.remaining, "turns": advice.best.turns, "considered": advice.considered});
         write_answer("rx_roll", "best_use", &case, answer.clone());
         write_answer("rx_roll", "every_build", &case, answer);
         group.bench_with_input(BenchmarkId::new("best_use", &case), &r, |b, &r| {
@@ -193,8 +194,7 @@ fn simulation(c: &mut Criterion) {
     let result = odds(&game, options, &|| {});
     let winners = isolated(&game, GAMES);
     for (p, chance) in game.players().iter().zip(&result.chances) {
-        let wins =
-            winners.iter().filter(|w| w.contains(&p.colour)).fold(0.0, |sum, w| sum + 1.0 / w.len() as f64);
+        let wins = winners.iter().filter(|w| w.contains(&p.colour)).fold(0.0, |sum, w| sum + 1.0 / w.len() as f64);
         assert_eq!(wins, chance.wins, "{}: the two simulations disagree", p.colour);
     }
     let case = format!("g{GAMES}");

@@ -1143,10 +1143,7 @@ mod tests {
                     }
                 }
                 // No plan: none within any bound either, or none said.
-                _ => assert!(
-                    link_at_most(&game, Colour::Blue, None, 3).0.is_none_or(|l| l == full),
-                    "game {index}"
-                ),
+                _ => assert!(link_at_most(&game, Colour::Blue, None, 3).0.is_none_or(|l| l == full), "game {index}"),
             }
         }
         assert!(bounded > 100, "only {bounded} games with a plan");

@@ -306,8 +306,9 @@ impl<'c> Race<'c> {
         }
         let rest = if self.shared { course.rest(key) } else { None };
         if let Some(rest) = rest
-            && let Some(v) =
-                REST.with_borrow(|(faces, values)| values.get(&rest).filter(|_| faces.as_ref() == Some(&self.faces)).copied())
+            && let Some(v) = REST.with_borrow(|(faces, values)| {
+                values.get(&rest).filter(|_| faces.as_ref() == Some(&self.faces)).copied()
+            })
         {
             self.memo.insert(key, v);
             return v;
@@ -454,7 +455,8 @@ mod tests {
     /// What is left of `course` from `state`, written out as a course of its own (finished
     /// paths dropped, a path whose start is finished starting from the network).
     fn left_of(course: &Course, state: &[u8]) -> Course {
-        let kept: Vec<usize> = (0..course.paths.len()).filter(|&i| usize::from(state[i]) < course.paths[i].1.len()).collect();
+        let kept: Vec<usize> =
+            (0..course.paths.len()).filter(|&i| usize::from(state[i]) < course.paths[i].1.len()).collect();
         let paths = kept
             .iter()
             .map(|&i| {

@@ -367,8 +367,9 @@ mod tests {
         games.push(Game::sample());
         let content = std::sync::Arc::new(signalbox_engine::railways::catalogue::Content::house());
         for seed in [2u64, 3] {
-            let mut game = Game::new(content.clone(), &Colour::ALL, signalbox_engine::railways::options::Options::default(), seed)
-                .expect("a game");
+            let mut game =
+                Game::new(content.clone(), &Colour::ALL, signalbox_engine::railways::options::Options::default(), seed)
+                    .expect("a game");
             let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(seed);
             while game.turns() < 8 * seed as u32 && !game.is_over() {
                 crate::railways::policy::play_turn(&mut game, &mut rng).expect("a legal turn");
