@@ -231,6 +231,9 @@ fn rolls(content: &Content) -> Vec<(Roll, f64)> {
     out
 }
 
+/// The rolls with their probabilities.
+type Rolls = Vec<(Roll, f64)>;
+
 /// The most courses' values each thread keeps across races ([`REST`]).
 const REST_LIMIT: usize = 1 << 18;
 
@@ -264,7 +267,7 @@ impl<'c> Race<'c> {
     pub fn new(course: &'c Course, content: &Content) -> Race<'c> {
         // The rolls of the dice, worked out once a thread for the dice last raced on.
         thread_local! {
-            static ROLLS: std::cell::RefCell<Option<(DiceFaces, Vec<(Roll, f64)>)>> = const { std::cell::RefCell::new(None) };
+            static ROLLS: std::cell::RefCell<Option<(DiceFaces, Rolls)>> = const { std::cell::RefCell::new(None) };
         }
         let rolls = ROLLS.with_borrow_mut(|known| match known {
             Some((faces, rolls)) if *faces == content.dice => rolls.clone(),

@@ -67,6 +67,9 @@ pub struct Advice {
 /// A player's tiles on the board, to tell ends of turn apart.
 type Track = BTreeSet<(Hex, Ends)>;
 
+/// A plan's tiles in building order.
+type Tiles = Vec<(Hex, Ends)>;
+
 /// What the linker's answer depends on during a turn: the player's track and the supply left.
 type Key = (Track, [u32; 3]);
 
@@ -93,7 +96,7 @@ impl Known {
 /// After build `b` of a tile of `plan` (a plan of the fewest tiles before it), the rest of the
 /// plan when the engine lays it and it links the cities: then it is a plan of the fewest tiles,
 /// one fewer (a build lowers the fewest by one at most, ruling T2).
-fn on_plan(after: &Game, colour: Colour, plan: &[(Hex, Ends)], b: &Action) -> Option<Vec<(Hex, Ends)>> {
+fn on_plan(after: &Game, colour: Colour, plan: &[(Hex, Ends)], b: &Action) -> Option<Tiles> {
     let Action::Build { hex, ends, .. } = *b else { return None };
     let at = plan.iter().position(|&t| t == (hex, ends))?;
     let mut rest = plan.to_vec();
@@ -143,8 +146,7 @@ pub fn best_use(game: &Game, roll: Roll, deadline: Option<Instant>) -> Option<Ad
         // continuation must leave more than one tile above the fewest found is cut off (a build
         // lowers the fewest tiles needed by one at most: ruling T2). Each node carries the
         // fewest tiles still needed and a plan of that many.
-        let mut stack: Vec<(Game, Vec<Action>, Vec<(Hex, Ends)>)> =
-            vec![(paired, Vec::new(), start_plan.tiles.clone())];
+        let mut stack: Vec<(Game, Vec<Action>, Tiles)> = vec![(paired, Vec::new(), start_plan.tiles.clone())];
         while let Some((g, builds, plan)) = stack.pop() {
             if past() {
                 complete = false;
@@ -160,13 +162,11 @@ pub fn best_use(game: &Game, roll: Roll, deadline: Option<Instant>) -> Option<Ad
             // A child is searched when it leaves at most `most` tiles (one slot fewer left), and
             // every build leaves at least one tile fewer than now (ruling T2).
             let most = fewest + left;
-            if !ends.contains_key(&here) {
-                ends.insert(here, (crossed, builds.clone(), g.clone(), remaining));
-            }
+            ends.entry(here).or_insert_with(|| (crossed, builds.clone(), g.clone(), remaining));
             if remaining.saturating_sub(1) > most {
                 continue;
             }
-            let mut next: Vec<(Game, Action, Option<Vec<(Hex, Ends)>>)> = Vec::new();
+            let mut next: Vec<(Game, Action, Option<Tiles>)> = Vec::new();
             for b in g.legal_builds() {
                 let mut n = g.clone();
                 if n.apply(&b).is_err() || seen.contains(&(track(&n, colour), crossed, used(&n))) {
