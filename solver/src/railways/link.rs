@@ -31,13 +31,14 @@
 //!    within the supply; an exhausted queue means none fits.
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
 use std::rc::Rc;
 use std::time::Instant;
 
 use petgraph::Direction;
 use petgraph::graph::{DiGraph, EdgeIndex, EdgeReference, NodeIndex};
-use petgraph::visit::{EdgeFiltered, EdgeRef};
+use petgraph::visit::EdgeRef;
+use rustc_hash::FxHashMap as HashMap;
 use signalbox_engine::grid::hex::Hex;
 use signalbox_engine::railways::catalogue::{CityId, Supply};
 use signalbox_engine::railways::colour::{CityColour, Colour};
@@ -81,10 +82,56 @@ enum Terminal {
     City(CityId),
 }
 
+/// The hexes of a map by their place in the rectangle of axial coordinates around them: what a
+/// hash map of hexes would give, by an index.
+struct Grid {
+    q0: i32,
+    r0: i32,
+    width: i32,
+    height: i32,
+    /// Each place's hex number (from 0, in the order of the map's hexes), `u32::MAX` for none.
+    cells: Vec<u32>,
+}
+
+impl Grid {
+    fn new(hexes: impl Iterator<Item = Hex> + Clone) -> Grid {
+        let (mut q0, mut r0, mut q1, mut r1) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
+        for h in hexes.clone() {
+            (q0, r0, q1, r1) = (q0.min(h.q), r0.min(h.r), q1.max(h.q), r1.max(h.r));
+        }
+        let (width, height) = if q0 > q1 { (0, 0) } else { (q1 - q0 + 1, r1 - r0 + 1) };
+        let mut grid = Grid { q0, r0, width, height, cells: vec![u32::MAX; (width * height) as usize] };
+        for (i, h) in hexes.enumerate() {
+            if let Some(c) = grid.cell(h) {
+                grid.cells[c] = i as u32;
+            }
+        }
+        grid
+    }
+
+    fn cell(&self, h: Hex) -> Option<usize> {
+        let (q, r) = (h.q.wrapping_sub(self.q0), h.r.wrapping_sub(self.r0));
+        ((0..self.width).contains(&q) && (0..self.height).contains(&r)).then(|| (r * self.width + q) as usize)
+    }
+
+    /// The hex's number, if it is one of the map's.
+    fn index(&self, h: Hex) -> Option<usize> {
+        self.cell(h).map(|c| self.cells[c]).filter(|&i| i != u32::MAX).map(|i| i as usize)
+    }
+}
+
+/// A side's number, 0 to 5.
+fn side_index(s: Side) -> usize {
+    Side::ALL.iter().position(|&x| x == s).unwrap_or(0)
+}
+
 /// The port graph of one player in one position.
 struct Ports {
     graph: DiGraph<Node, Step>,
-    port: HashMap<(Hex, Side), NodeIndex>,
+    /// The board's hexes, numbered.
+    grid: Grid,
+    /// Each port's node, by hex number and side (`None`: no new tile of the player goes there).
+    port: Vec<Option<NodeIndex>>,
     city: HashMap<CityId, NodeIndex>,
     network: NodeIndex,
     /// How many more connections each gray city takes from the player.
@@ -99,28 +146,59 @@ impl Ports {
         let options = game.options();
         let seat = game.seat(colour).unwrap_or(0);
         let linked = &game.players()[seat].linked;
-        let mut graph = DiGraph::new();
+        let mut graph = DiGraph::with_capacity(6 * content.hexes.len() + content.cities.len() + 1, 0);
         let network = graph.add_node(Node::Network);
-        let mut port: HashMap<(Hex, Side), NodeIndex> = HashMap::new();
-        // Hexes a new tile of the player may go on.
-        let free = |h: Hex| {
-            content.terrain(h).is_some() && !content.city_at.contains_key(&h) && game.track(colour, h).is_none()
+        let grid = Grid::new(content.hexes.keys().copied());
+        let n = content.hexes.len();
+        // The board's tiles read once, by hex number: the player's own, whether any tile is
+        // there, and the sides some tile there has an end on.
+        let mut mine: Vec<Option<Ends>> = vec![None; n];
+        let mut occupied = vec![false; n];
+        let mut ends_at = vec![0u8; n];
+        let mut city_at: Vec<Option<CityId>> = vec![None; n];
+        for (&h, &c) in &content.city_at {
+            if let Some(i) = grid.index(h) {
+                city_at[i] = Some(c);
+            }
+        }
+        for t in game.tiles() {
+            let Some(i) = grid.index(t.hex) else { continue };
+            if t.owner == colour {
+                mine[i] = Some(t.ends);
+            }
+            occupied[i] = true;
+            for s in t.ends.sides() {
+                ends_at[i] |= 1 << side_index(s);
+            }
+        }
+        // What lies on a hex: its number, and the city there.
+        let city_on = |h: Hex| -> Option<CityId> {
+            match grid.index(h) {
+                Some(i) => city_at[i],
+                None => content.city_at.get(&h).copied(),
+            }
         };
         // Whether a tile on `h` may enter `city` (across side `s` of `h`): no other tile on `h`
         // enters it already.
-        let side_free = |h: Hex, s: Side| !game.tiles_on(h).any(|t| t.ends.has(s));
-        let mut room = HashMap::new();
+        let side_free = |h: Hex, s: Side| grid.index(h).is_none_or(|i| ends_at[i] & (1 << side_index(s)) == 0);
+        let mut room = HashMap::default();
         for c in content.gray_cities() {
             room.insert(c, GRAY_CONNECTIONS.saturating_sub(game.connections(colour, c)));
         }
-        for &h in content.hexes.keys() {
-            if free(h) {
+        // The ports, hex by hex in the map's order: the hexes of the board a new tile of the
+        // player may go on.
+        let mut port: Vec<Option<NodeIndex>> = vec![None; 6 * n];
+        let mut free = 0;
+        for (i, &h) in content.hexes.keys().enumerate() {
+            if city_at[i].is_none() && mine[i].is_none() {
+                free += 1;
                 for s in Side::ALL {
-                    port.insert((h, s), graph.add_node(Node::Port(h, s)));
+                    port[6 * i + side_index(s)] = Some(graph.add_node(Node::Port(h, s)));
                 }
             }
         }
-        let mut city = HashMap::new();
+        let port_at = |h: Hex, s: Side| grid.index(h).and_then(|i| port[6 * i + side_index(s)]);
+        let mut city = HashMap::default();
         for (c, info) in content.cities.iter().enumerate() {
             let enterable = match info.colour {
                 CityColour::Gray => room[&c] > 0,
@@ -134,7 +212,7 @@ impl Ports {
         // arrival connects to.
         let arrive = |h: Hex, x: Side| -> Option<(NodeIndex, Option<CityId>)> {
             let n = x.step(h);
-            if let Some(&c) = content.city_at.get(&n) {
+            if let Some(c) = city_on(n) {
                 let info = &content.cities[c];
                 let gray = (info.colour == CityColour::Gray).then_some(c);
                 if !side_free(h, x) {
@@ -150,29 +228,22 @@ impl Ports {
                     city.get(&c).map(|&i| (i, gray))
                 };
             }
-            if let Some(ends) = game.track(colour, n) {
+            if let Some(ends) = grid.index(n).and_then(|i| mine[i]) {
                 return ends.has(x.opposite()).then_some((network, None));
             }
-            port.get(&(n, x.opposite())).map(|&i| (i, None))
+            port_at(n, x.opposite()).map(|i| (i, None))
         };
-        let exits = |s: Side| -> Vec<Side> {
+        let exits = |s: Side| -> [Side; 3] {
             match options.curve {
-                Curve::Gentle => vec![s.opposite(), s.turn(2), s.turn(-2)],
-                Curve::Sharp => vec![s.opposite(), s.turn(1), s.turn(-1)],
+                Curve::Gentle => [s.opposite(), s.turn(2), s.turn(-2)],
+                Curve::Sharp => [s.opposite(), s.turn(1), s.turn(-1)],
             }
         };
-        // Hexes holding other players' tiles: a tile there is laid over one (ruling T1).
-        let occupied: std::collections::HashSet<Hex> = game.tiles().iter().map(|t| t.hex).collect();
-        let mut edges = Vec::new();
-        for (&(h, s), &from) in &port {
-            for x in exits(s) {
-                if let (Some((to, gray)), Some(ends)) = (arrive(h, x), Ends::new(s, x)) {
-                    let kind = ends.kind(options.curve).unwrap_or(TileKind::Curved);
-                    let draw = Draw::tile(kind, occupied.contains(&h));
-                    edges.push((from, to, Step { tile: Some((h, ends)), gray, draw }));
-                }
-            }
-        }
+        // The edges are added in the order of their ends, source then target (edges alike in
+        // the order found): the network's, then each port's in the order of the nodes, then each
+        // unlinked city's (their nodes come in that order).
+        let mut from_network: Vec<(NodeIndex, Step)> = Vec::new();
+        let mut from_cities: Vec<(NodeIndex, NodeIndex, Step)> = Vec::new();
         // Leaving a city: its unlinked node, or the network for a linked city the player may
         // build out of (own cities; gray ones under GrayExits::Allowed with room left).
         for (c, info) in content.cities.iter().enumerate() {
@@ -197,27 +268,69 @@ impl Ports {
             };
             for s in Side::ALL {
                 let n = s.step(info.hex);
-                if let Some(&to) = port.get(&(n, s.opposite()))
+                if let Some(to) = port_at(n, s.opposite())
                     && side_free(n, s.opposite())
                 {
-                    edges.push((from, to, Step { tile: None, gray: gray.then_some(c), draw: Draw::default() }));
+                    let step = Step { tile: None, gray: gray.then_some(c), draw: Draw::default() };
+                    if from == network {
+                        from_network.push((to, step));
+                    } else {
+                        from_cities.push((from, to, step));
+                    }
                 }
             }
         }
         // The open ends of the player's track lead to ports too.
         for t in game.tiles().iter().filter(|t| t.owner == colour) {
             for x in t.ends.sides() {
-                if let Some(&to) = port.get(&(x.step(t.hex), x.opposite())) {
-                    edges.push((network, to, Step { tile: None, gray: None, draw: Draw::default() }));
+                if let Some(to) = port_at(x.step(t.hex), x.opposite()) {
+                    from_network.push((to, Step { tile: None, gray: None, draw: Draw::default() }));
                 }
             }
         }
-        edges.sort_by_key(|&(a, b, _)| (a, b));
-        for (a, b, step) in edges {
+        graph.reserve_edges(18 * free as usize + from_network.len() + from_cities.len());
+        from_network.sort_by_key(|&(b, _)| b);
+        for (b, step) in from_network {
+            graph.add_edge(network, b, step);
+        }
+        // A tile on a hex holding other players' tiles is laid over one (ruling T1).
+        for (i, &h) in content.hexes.keys().enumerate() {
+            for s in Side::ALL {
+                let Some(from) = port[6 * i + side_index(s)] else { continue };
+                // At most three edges, sorted by target as they come (a stable insertion sort).
+                let none = (network, Step { tile: None, gray: None, draw: Draw::default() });
+                let mut out = [none; 3];
+                let mut k = 0;
+                for x in exits(s) {
+                    if let (Some((to, gray)), Some(ends)) = (arrive(h, x), Ends::new(s, x)) {
+                        let kind = ends.kind(options.curve).unwrap_or(TileKind::Curved);
+                        let draw = Draw::tile(kind, occupied[i]);
+                        out[k] = (to, Step { tile: Some((h, ends)), gray, draw });
+                        let mut j = k;
+                        while j > 0 && out[j - 1].0 > out[j].0 {
+                            out.swap(j - 1, j);
+                            j -= 1;
+                        }
+                        k += 1;
+                    }
+                }
+                for &(b, step) in &out[..k] {
+                    graph.add_edge(from, b, step);
+                }
+            }
+        }
+        // Each city's edges together (found city by city), sorted by target.
+        from_cities.sort_by_key(|&(a, b, _)| (a, b));
+        for (a, b, step) in from_cities {
             graph.add_edge(a, b, step);
         }
-        let free = (port.len() / 6) as u32;
-        Ports { graph, port, city, network, room, free }
+        Ports { graph, grid, port, city, network, room, free }
+    }
+
+    /// The node of the port of `hex` entered across `side`, if a new tile of the player may go
+    /// there.
+    fn port(&self, hex: Hex, side: Side) -> Option<NodeIndex> {
+        self.grid.index(hex).and_then(|i| self.port[6 * i + side_index(side)])
     }
 
     fn node(&self, t: Terminal) -> Option<NodeIndex> {
@@ -260,8 +373,7 @@ fn allowed(ports: &Ports, to: NodeIndex, avoid: &Avoid, e: EdgeReference<'_, Ste
 fn shortest(ports: &Ports, a: Terminal, b: Terminal, avoid: &Avoid) -> Option<Path> {
     let (from, to) = (ports.node(a)?, ports.node(b)?);
     let g = &ports.graph;
-    let view = EdgeFiltered::from_fn(g, |e| allowed(ports, to, avoid, e));
-    let (total, nodes) = petgraph::algo::astar(&view, from, |n| n == to, |e| e.weight().cost(), |_| 0)?;
+    let (total, nodes) = cheapest(ports, from, to, avoid)?;
     // The edges along the node path: the cheapest allowed edge between each pair.
     let mut edges = Vec::new();
     for w in nodes.windows(2) {
@@ -272,6 +384,69 @@ fn shortest(ports: &Ports, a: Terminal, b: Terminal, avoid: &Avoid) -> Option<Pa
         edges.push(e.id());
     }
     Some(Path { edges, cost: total })
+}
+
+/// A cheapest path from `from` to `to` over the edges [`allowed`] for `to` and `avoid`: its
+/// tiles and its nodes. The search is petgraph's A* with a zero estimate (a Dijkstra search with
+/// the same open queue, popped and pushed in the same order, so it returns the same path among
+/// equally cheap ones), its scores and predecessors kept in vectors by node index.
+fn cheapest(ports: &Ports, from: NodeIndex, to: NodeIndex, avoid: &Avoid) -> Option<(u32, Vec<NodeIndex>)> {
+    /// An open node by its cost, the cheapest first; equal costs compare equal (as petgraph's
+    /// `MinScored`).
+    struct Open(u32, NodeIndex);
+    impl PartialEq for Open {
+        fn eq(&self, other: &Open) -> bool {
+            self.0 == other.0
+        }
+    }
+    impl Eq for Open {}
+    impl PartialOrd for Open {
+        fn partial_cmp(&self, other: &Open) -> Option<std::cmp::Ordering> {
+            Some(self.cmp(other))
+        }
+    }
+    impl Ord for Open {
+        fn cmp(&self, other: &Open) -> std::cmp::Ordering {
+            other.0.cmp(&self.0)
+        }
+    }
+    let g = &ports.graph;
+    let n = g.node_count();
+    let mut score = vec![u32::MAX; n];
+    let mut came_from: Vec<Option<NodeIndex>> = vec![None; n];
+    let mut open = BinaryHeap::new();
+    score[from.index()] = 0;
+    open.push(Open(0, from));
+    while let Some(Open(cost, node)) = open.pop() {
+        if node == to {
+            let mut path = vec![to];
+            let mut at = to;
+            while let Some(previous) = came_from[at.index()] {
+                path.push(previous);
+                at = previous;
+            }
+            path.reverse();
+            return Some((score[to.index()], path));
+        }
+        if score[node.index()] < cost {
+            continue;
+        }
+        score[node.index()] = cost;
+        for e in g.edges(node) {
+            if !allowed(ports, to, avoid, e) {
+                continue;
+            }
+            let next = e.target();
+            let c = cost + e.weight().cost();
+            if c >= score[next.index()] {
+                continue;
+            }
+            score[next.index()] = c;
+            came_from[next.index()] = Some(node);
+            open.push(Open(c, next));
+        }
+    }
+    None
 }
 
 /// The fewest tiles from every node to `to` avoiding `avoid` (`u32::MAX`: none), by a 0-1
@@ -335,7 +510,7 @@ fn frontier(
     let mut arena = vec![Label { node: from, cost: 0, draw: Draw::default(), parent: None }];
     let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); cap as usize + 1];
     buckets[0].push(0);
-    let mut kept: HashMap<NodeIndex, Vec<usize>> = HashMap::new();
+    let mut kept: HashMap<NodeIndex, Vec<usize>> = HashMap::default();
     let beaten = |kept: &HashMap<NodeIndex, Vec<usize>>, arena: &[Label], node, cost, draw: Draw| {
         kept.get(&node).is_some_and(|l| l.iter().any(|&j| arena[j].cost <= cost && arena[j].draw.within(draw)))
     };
@@ -576,7 +751,7 @@ enum Conflict {
 
 fn conflict(ports: &Ports, paths: &[Path]) -> Option<Conflict> {
     let g = &ports.graph;
-    let mut hexes: HashMap<Hex, (usize, NodeIndex)> = HashMap::new();
+    let mut hexes: HashMap<Hex, (usize, NodeIndex)> = HashMap::default();
     let mut gray: BTreeMap<CityId, Vec<usize>> = BTreeMap::new();
     for (i, p) in paths.iter().enumerate() {
         for &e in &p.edges {
@@ -612,7 +787,7 @@ fn split(ports: &Ports, avoid: &[Avoid], conflict: Conflict) -> Vec<(usize, Avoi
                 if uses[0].0 == uses[1].0 {
                     a.ports.insert(port);
                 } else {
-                    a.ports.extend(Side::ALL.iter().filter_map(|&s| ports.port.get(&(hex, s))));
+                    a.ports.extend(Side::ALL.iter().filter_map(|&s| ports.port(hex, s)));
                 }
                 (path, a)
             })
@@ -642,8 +817,26 @@ pub fn min_link(game: &Game, colour: Colour) -> Option<(LinkPlan, LinkStats)> {
 /// The linker with a deadline: the fewest tiles within the supply and a plan, or why there is
 /// none, or (past `deadline`) the lower bound proven so far. See the module documentation.
 pub fn link(game: &Game, colour: Colour, deadline: Option<Instant>) -> (Linked, LinkStats) {
+    match link_at_most(game, colour, deadline, usize::MAX) {
+        (Some(linked), stats) => (linked, stats),
+        // Nothing has more tiles than usize::MAX.
+        (None, stats) => (Linked::None(NoPlan::Board), stats),
+    }
+}
+
+/// The linker ([`link`]) told that plans of more than `most` tiles do not matter: its answer
+/// when that has at most `most` tiles (the same plan: both searches take plans by their bound,
+/// lowest first, and this one stops at the first bound above `most`), `None` when every plan
+/// has more, and maybe when none fits the supply.
+pub(crate) fn link_at_most(
+    game: &Game,
+    colour: Colour,
+    deadline: Option<Instant>,
+    most: usize,
+) -> (Option<Linked>, LinkStats) {
+    let most = u32::try_from(most).unwrap_or(u32::MAX);
     let mut stats = LinkStats::default();
-    let Some(seat) = game.seat(colour) else { return (Linked::None(NoPlan::Board), stats) };
+    let Some(seat) = game.seat(colour) else { return (Some(Linked::None(NoPlan::Board)), stats) };
     let content = game.content();
     let linked = &game.players()[seat].linked;
     let to_link: Vec<CityId> = content.cities_of(colour).into_iter().filter(|c| !linked.contains(c)).collect();
@@ -654,7 +847,7 @@ pub fn link(game: &Game, colour: Colour, deadline: Option<Instant>) -> (Linked, 
     stats.trees = all.len();
     let past = || deadline.is_some_and(|d| Instant::now() >= d);
     // Pass 1: without the supply.
-    let mut cache: HashMap<(Terminal, Terminal), Option<Path>> = HashMap::new();
+    let mut cache: HashMap<(Terminal, Terminal), Option<Path>> = HashMap::default();
     let mut queue: BinaryHeap<(Reverse<u32>, Reverse<usize>)> = BinaryHeap::new();
     let mut candidates: Vec<Candidate> = Vec::new();
     for edges in &all {
@@ -673,10 +866,13 @@ pub fn link(game: &Game, colour: Colour, deadline: Option<Instant>) -> (Linked, 
     }
     let board = loop {
         let Some((Reverse(cost), Reverse(i))) = queue.pop() else {
-            return (Linked::None(NoPlan::Board), stats);
+            return (Some(Linked::None(NoPlan::Board)), stats);
         };
         if past() {
-            return (Linked::Stopped { at_least: cost as usize }, stats);
+            return (Some(Linked::Stopped { at_least: cost as usize }), stats);
+        }
+        if cost > most {
+            return (None, stats);
         }
         stats.expanded += 1;
         let c = candidates[i].clone();
@@ -696,14 +892,15 @@ pub fn link(game: &Game, colour: Colour, deadline: Option<Instant>) -> (Linked, 
     };
     let fewest = board.cost();
     if let Some(p) = fitted(&ports, game, &board.edges, &board.paths, &to_link) {
-        return (Linked::Plan(p), stats);
+        return (Some(Linked::Plan(p)), stats);
     }
     // Pass 2: within the supply.
-    let answer = within_supply(&ports, game, &all, fewest, &to_link, &past, &mut stats);
+    let answer = within_supply(&ports, game, &all, (fewest, most), &to_link, &past, &mut stats);
     let answer = match answer {
-        Pass::Found(p) => Linked::Plan(p),
-        Pass::Exhausted => Linked::None(NoPlan::Supply { board: fewest as usize }),
-        Pass::Stopped(b) => Linked::Stopped { at_least: b as usize },
+        Pass::Found(p) => Some(Linked::Plan(p)),
+        Pass::Exhausted => Some(Linked::None(NoPlan::Supply { board: fewest as usize })),
+        Pass::Stopped(b) => Some(Linked::Stopped { at_least: b as usize }),
+        Pass::Beyond => None,
     };
     (answer, stats)
 }
@@ -727,6 +924,8 @@ enum Pass {
     Found(LinkPlan),
     Exhausted,
     Stopped(u32),
+    /// Every plan left has more tiles than the most asked for.
+    Beyond,
 }
 
 /// A node of the second pass: a tree, what each path avoids, and a lower bound on its tiles.
@@ -738,12 +937,13 @@ struct Bounded {
 }
 
 /// The second pass (see the module documentation): the fewest tiles of a plan within the
-/// supply, every tree starting from `floor`, the fewest tiles on the board.
+/// supply, every tree starting from `floor`, the fewest tiles on the board; [`Pass::Beyond`]
+/// once every bound left is above `most`.
 fn within_supply(
     ports: &Ports,
     game: &Game,
     all: &[Vec<(Terminal, Terminal)>],
-    floor: u32,
+    (floor, most): (u32, u32),
     to_link: &[CityId],
     past: &dyn Fn() -> bool,
     stats: &mut LinkStats,
@@ -752,10 +952,10 @@ fn within_supply(
     // No plan has more tiles than the supply holds or the player has free hexes.
     let longest = supply.total().min(ports.free);
     let full = mask(supply, longest);
-    let mut dists: HashMap<(Terminal, Avoid), Rc<Vec<u32>>> = HashMap::new();
+    let mut dists: HashMap<(Terminal, Avoid), Rc<Vec<u32>>> = HashMap::default();
     // Each edge's frontier by its ends, what it avoids, its cap and its mask.
     type FrontierKey = ((Terminal, Terminal), Avoid, u32, [bool; 4]);
-    let mut fronts: HashMap<FrontierKey, Rc<Frontier>> = HashMap::new();
+    let mut fronts: HashMap<FrontierKey, Rc<Frontier>> = HashMap::default();
     let mut nodes: Vec<Bounded> = Vec::new();
     let mut queue: BinaryHeap<(Reverse<u32>, Reverse<usize>)> = BinaryHeap::new();
     let push = |nodes: &mut Vec<Bounded>, queue: &mut BinaryHeap<_>, node: Bounded| {
@@ -769,6 +969,9 @@ fn within_supply(
     while let Some((Reverse(bound), Reverse(i))) = queue.pop() {
         if past() {
             return Pass::Stopped(bound);
+        }
+        if bound > most {
+            return Pass::Beyond;
         }
         if bound > longest {
             continue;
@@ -916,4 +1119,33 @@ fn plan(ports: &Ports, edges: &[(Terminal, Terminal)], paths: &[Path], to_link: 
         reached.insert(b);
     }
     LinkPlan { tiles, to_link, paths: out }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::railways::reference::small_game;
+
+    #[test]
+    fn the_linker_told_the_most_tiles_gives_the_same_answer_within_them_and_none_above() {
+        let mut bounded = 0;
+        for index in 0..700u64 {
+            let Some(game) = small_game(index) else { continue };
+            let (full, _) = link(&game, Colour::Blue, None);
+            match &full {
+                Linked::Plan(plan) => {
+                    let n = plan.tiles.len();
+                    assert_eq!(link_at_most(&game, Colour::Blue, None, n).0.as_ref(), Some(&full), "game {index}");
+                    assert_eq!(link_at_most(&game, Colour::Blue, None, n + 3).0.as_ref(), Some(&full), "game {index}");
+                    if n > 0 {
+                        assert_eq!(link_at_most(&game, Colour::Blue, None, n - 1).0, None, "game {index}");
+                        bounded += 1;
+                    }
+                }
+                // No plan: none within any bound either, or none said.
+                _ => assert!(link_at_most(&game, Colour::Blue, None, 3).0.is_none_or(|l| l == full), "game {index}"),
+            }
+        }
+        assert!(bounded > 100, "only {bounded} games with a plan");
+    }
 }

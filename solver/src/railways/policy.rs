@@ -19,6 +19,17 @@ use super::roll::reroll_options;
 /// Plays one turn of the player to move from its start (the dice drawn from `rng`): the actions
 /// played, or the one the engine refused (a bug, reported rather than hidden).
 pub fn play_turn<R: Rng + ?Sized>(game: &mut Game, rng: &mut R) -> Result<Vec<Action>, (Action, Illegal)> {
+    turn(game, rng, false)
+}
+
+/// [`play_turn`] with every race value computed afresh ([`Race::isolated`]): the same turn, to
+/// check and time [`play_turn`] against.
+pub fn play_turn_isolated<R: Rng + ?Sized>(game: &mut Game, rng: &mut R) -> Result<Vec<Action>, (Action, Illegal)> {
+    turn(game, rng, true)
+}
+
+/// One turn as [`play_turn`] says, its races [`Race::isolated`] when `isolated`.
+fn turn<R: Rng + ?Sized>(game: &mut Game, rng: &mut R, isolated: bool) -> Result<Vec<Action>, (Action, Illegal)> {
     let mut actions = Vec::new();
     let play = |game: &mut Game, action: Action, actions: &mut Vec<Action>| {
         game.apply(&action).map_err(|e| (action.clone(), e))?;
@@ -37,7 +48,7 @@ pub fn play_turn<R: Rng + ?Sized>(game: &mut Game, rng: &mut R) -> Result<Vec<Ac
     };
     let content = game.content().clone();
     let course = Course::of(&plan, &content, game.options().curve);
-    let mut race = Race::new(&course, &content);
+    let mut race = if isolated { Race::isolated(&course, &content) } else { Race::new(&course, &content) };
     let start = vec![0u8; course.paths.len()];
     while game.players()[seat].cubes > 0 && !plan.tiles.is_empty() {
         let Some(roll) = game.roll() else { break };
@@ -74,4 +85,32 @@ pub fn play_turn<R: Rng + ?Sized>(game: &mut Game, rng: &mut R) -> Result<Vec<Ac
     }
     play(game, Action::End, &mut actions)?;
     Ok(actions)
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+
+    #[test]
+    fn turns_with_shared_race_values_are_the_turns_computed_afresh() {
+        // Whole games from the sample position, each turn played both ways from the same
+        // position and dice: the same actions every turn.
+        let mut turns = 0;
+        for seed in 0..3u64 {
+            let mut game = Game::sample();
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            while !game.is_over() && turns < 400 {
+                let (mut shared, mut fresh) = (game.clone(), game.clone());
+                let (mut a, mut b) = (rng.clone(), rng.clone());
+                let played = play_turn(&mut shared, &mut a).expect("a legal turn");
+                assert_eq!(played, play_turn_isolated(&mut fresh, &mut b).expect("a legal turn"), "seed {seed}");
+                (game, rng) = (shared, a);
+                turns += 1;
+            }
+        }
+        assert!(turns > 30, "only {turns} turns");
+    }
 }

@@ -16,8 +16,8 @@ use std::collections::HashMap;
 use rustc_hash::FxHashMap;
 
 use signalbox_engine::railways::catalogue::Content;
-use signalbox_engine::railways::dice::{Roll, Slot};
-use signalbox_engine::railways::terrain::Terrain;
+use signalbox_engine::railways::dice::{DiceFaces, Roll, Slot, TrackFace};
+use signalbox_engine::railways::terrain::{Terrain, TerrainFace};
 use signalbox_engine::railways::track::{Curve, Ends, TileKind};
 
 use super::link::LinkPlan;
@@ -55,6 +55,58 @@ impl Course {
         usize::from(state[i]) < needs.len() && parent.is_none_or(|p| usize::from(state[p]) == self.paths[p].1.len())
     }
 
+    /// What is left of the course from the packed state `key`, packed (`None` when it does not
+    /// fit 128 bits): the paths not finished in their order, each with the path it starts from
+    /// if that one is not finished, and the needs of its tiles still to build. The expected turns
+    /// from `key` are the expected turns of that course from its start: the rolls, the slots and
+    /// the paths that can take a tile are the same.
+    fn rest(&self, key: u64) -> Option<u128> {
+        if self.paths.len() > 7 {
+            return None;
+        }
+        let mut code: u128 = 0;
+        let mut bits = 0u32;
+        let mut put = |value: u32, width: u32| -> Option<()> {
+            if bits + width > 128 {
+                return None;
+            }
+            code |= u128::from(value) << bits;
+            bits += width;
+            Some(())
+        };
+        let mut index = [7u32; 8];
+        let mut kept = 0;
+        for (i, (_, needs)) in self.paths.iter().enumerate() {
+            if usize::from(built(key, i)) < needs.len() {
+                index[i] = kept;
+                kept += 1;
+            }
+        }
+        put(kept, 3)?;
+        for (i, (parent, needs)) in self.paths.iter().enumerate() {
+            let done = usize::from(built(key, i));
+            if done == needs.len() {
+                continue;
+            }
+            put(parent.map_or(7, |p| index[p]), 3)?;
+            let left = needs.len() - done;
+            put(u32::try_from(left).ok().filter(|&l| l < 64)?, 6)?;
+            for &(kind, terrain) in &needs[done..] {
+                let k = match kind {
+                    TileKind::Straight => 0,
+                    TileKind::Curved => 1,
+                };
+                let t = match terrain {
+                    Terrain::Plains => 0,
+                    Terrain::Mountain => 1,
+                    Terrain::Water => 2,
+                };
+                put(k | t << 1, 3)?;
+            }
+        }
+        Some(code)
+    }
+
     /// Whether path `i` can take its next tile in the packed state `key`.
     fn open_packed(&self, key: u64, i: usize) -> bool {
         let (parent, needs) = &self.paths[i];
@@ -71,7 +123,15 @@ impl Course {
         used: &mut [bool; 4],
         so_far: &mut Vec<Step>,
         out: &mut Vec<(Vec<u8>, Vec<Step>)>,
+        visited: &mut Vec<(u64, [bool; 4])>,
     ) {
+        // The states below a state and the slots left were all found the first time they were
+        // met (earlier in this depth-first order, so with the steps found first).
+        let here = (pack(state), *used);
+        if visited.contains(&here) {
+            return;
+        }
+        visited.push(here);
         if !out.iter().any(|(s, _)| s == state) {
             out.push((state.to_vec(), so_far.clone()));
         }
@@ -90,7 +150,7 @@ impl Course {
                 so_far.push((i, k));
                 let mut next = state.to_vec();
                 next[i] += 1;
-                self.steps(&next, slots, used, so_far, out);
+                self.steps(&next, slots, used, so_far, out, visited);
                 so_far.pop();
                 used[k] = false;
             }
@@ -99,7 +159,12 @@ impl Course {
 
     /// The states (packed) the slots reach from `key`, without the steps: what
     /// [`Race::value`] needs, with no allocation per state.
-    fn reach(&self, key: u64, slots: &[Slot; 4], used: u8, out: &mut Vec<u64>) {
+    fn reach(&self, key: u64, slots: &[Slot; 4], used: u8, out: &mut Vec<u64>, visited: &mut Vec<(u64, u8)>) {
+        // What lies below a state and the slots left was all reached the first time.
+        if visited.contains(&(key, used)) {
+            return;
+        }
+        visited.push((key, used));
         if !out.contains(&key) {
             out.push(key);
         }
@@ -117,7 +182,7 @@ impl Course {
                 {
                     continue;
                 }
-                self.reach(key + (1 << (8 * i)), slots, used | (1 << k), out);
+                self.reach(key + (1 << (8 * i)), slots, used | (1 << k), out, visited);
             }
         }
     }
@@ -138,18 +203,20 @@ fn pack(state: &[u8]) -> u64 {
 /// takes the better of the two, so each roll is counted with its dice in order.
 fn rolls(content: &Content) -> Vec<(Roll, f64)> {
     let d = &content.dice;
+    // The faces ranked by their names (as the rolls are sorted below), each face named once.
+    let track: Vec<(TrackFace, String)> = d.track.iter().map(|f| (*f, format!("{f:?}"))).collect();
+    let terrain: Vec<(TerrainFace, String)> = d.terrain.iter().map(|f| (*f, format!("{f:?}"))).collect();
     let mut counts: HashMap<Roll, u32> = HashMap::new();
-    let rank = |r: &Roll| format!("{r:?}");
-    for a in d.track {
-        for b in d.track {
-            for g in d.terrain {
-                for h in d.terrain {
-                    let mut track = [a, b];
-                    let mut terrain = [g, h];
-                    if format!("{a:?}") > format!("{b:?}") {
+    for (a, na) in &track {
+        for (b, nb) in &track {
+            for (g, ng) in &terrain {
+                for (h, nh) in &terrain {
+                    let mut track = [*a, *b];
+                    let mut terrain = [*g, *h];
+                    if na > nb {
                         track.swap(0, 1);
                     }
-                    if format!("{g:?}") > format!("{h:?}") {
+                    if ng > nh {
                         terrain.swap(0, 1);
                     }
                     *counts.entry(Roll { track, terrain }).or_default() += 1;
@@ -158,8 +225,25 @@ fn rolls(content: &Content) -> Vec<(Roll, f64)> {
         }
     }
     let mut out: Vec<(Roll, f64)> = counts.into_iter().map(|(r, n)| (r, f64::from(n) / 1296.0)).collect();
-    out.sort_by_key(|a| rank(&a.0));
+    // Sorted by the roll's debug text: a fixed order, so the sums over the rolls are the same
+    // on every run.
+    out.sort_by_cached_key(|a| format!("{:?}", a.0));
     out
+}
+
+/// The rolls with their probabilities.
+type Rolls = Vec<(Roll, f64)>;
+
+/// The most courses' values each thread keeps across races ([`REST`]).
+const REST_LIMIT: usize = 1 << 18;
+
+thread_local! {
+    /// The expected turns of the courses raced on this thread, by what is left of them
+    /// ([`Course::rest`]), for the dice they were raced on: a plan planned again next turn, or in
+    /// another game played out from the same position, is mostly a course seen before. Cleared
+    /// when full or for other dice; a value is the same whether remembered or computed.
+    static REST: std::cell::RefCell<(Option<DiceFaces>, FxHashMap<u128, f64>)> =
+        std::cell::RefCell::new((None, FxHashMap::default()));
 }
 
 /// A course under the dice, its values remembered: the expected turns from each state, and the
@@ -167,8 +251,12 @@ fn rolls(content: &Content) -> Vec<(Roll, f64)> {
 pub struct Race<'c> {
     course: &'c Course,
     rolls: Vec<(Roll, f64)>,
-    faces: signalbox_engine::railways::dice::DiceFaces,
+    faces: DiceFaces,
     memo: FxHashMap<u64, f64>,
+    /// [`Race::choose`]'s answers by state and roll.
+    chosen: FxHashMap<(u64, Roll), (bool, Vec<Step>, f64)>,
+    /// Whether the values are shared with the thread's other races ([`REST`]).
+    shared: bool,
 }
 
 /// One step of building a course: the path and the slot its next tile takes.
@@ -177,7 +265,32 @@ pub type Step = (usize, usize);
 impl<'c> Race<'c> {
     /// The race of `course` on `content`'s dice.
     pub fn new(course: &'c Course, content: &Content) -> Race<'c> {
-        Race { course, rolls: rolls(content), faces: content.dice.clone(), memo: FxHashMap::default() }
+        // The rolls of the dice, worked out once a thread for the dice last raced on.
+        thread_local! {
+            static ROLLS: std::cell::RefCell<Option<(DiceFaces, Rolls)>> = const { std::cell::RefCell::new(None) };
+        }
+        let rolls = ROLLS.with_borrow_mut(|known| match known {
+            Some((faces, rolls)) if *faces == content.dice => rolls.clone(),
+            _ => {
+                let rolls = rolls(content);
+                *known = Some((content.dice.clone(), rolls.clone()));
+                rolls
+            }
+        });
+        Race {
+            course,
+            rolls,
+            faces: content.dice.clone(),
+            memo: FxHashMap::default(),
+            chosen: FxHashMap::default(),
+            shared: true,
+        }
+    }
+
+    /// The race of `course` on `content`'s dice computing every value itself, sharing none with
+    /// the thread's other races: the same answers as [`Race::new`], to check and time it against.
+    pub fn isolated(course: &'c Course, content: &Content) -> Race<'c> {
+        Race { shared: false, ..Race::new(course, content) }
     }
 
     /// The expected turns to finish from `state` (tiles built per path), each roll used at its
@@ -194,15 +307,26 @@ impl<'c> Race<'c> {
         if course.paths.iter().enumerate().all(|(i, p)| usize::from(built(key, i)) == p.1.len()) {
             return 0.0;
         }
+        let rest = if self.shared { course.rest(key) } else { None };
+        if let Some(rest) = rest
+            && let Some(v) = REST.with_borrow(|(faces, values)| {
+                values.get(&rest).filter(|_| faces.as_ref() == Some(&self.faces)).copied()
+            })
+        {
+            self.memo.insert(key, v);
+            return v;
+        }
         let mut stuck = 0.0;
         let mut sum = 0.0;
         let mut reached = Vec::new();
+        let mut visited = Vec::new();
         for r in 0..self.rolls.len() {
             let (roll, p) = self.rolls[r];
             let mut best = f64::INFINITY;
             for crossed in [false, true] {
                 reached.clear();
-                course.reach(key, &roll.slots(crossed), 0, &mut reached);
+                visited.clear();
+                course.reach(key, &roll.slots(crossed), 0, &mut reached, &mut visited);
                 for &s in reached.iter().filter(|&&s| s != key) {
                     best = best.min(self.value_packed(s));
                 }
@@ -215,17 +339,30 @@ impl<'c> Race<'c> {
         }
         let v = if stuck >= 1.0 - 1e-12 { f64::INFINITY } else { (1.0 + sum) / (1.0 - stuck) };
         self.memo.insert(key, v);
+        if let Some(rest) = rest {
+            REST.with_borrow_mut(|(faces, values)| {
+                if faces.as_ref() != Some(&self.faces) || values.len() >= REST_LIMIT {
+                    *faces = Some(self.faces.clone());
+                    values.clear();
+                }
+                values.insert(rest, v);
+            });
+        }
         v
     }
 
     /// The best use of `roll` from `state`: the pairing, the steps (in an order the rules
     /// allow), and the expected turns after this one.
     pub fn choose(&mut self, state: &[u8], roll: Roll) -> (bool, Vec<Step>, f64) {
+        let key = (pack(state), roll);
+        if let Some(best) = self.chosen.get(&key) {
+            return best.clone();
+        }
         let mut best = (false, Vec::new(), self.value(state));
         for crossed in [false, true] {
             let slots = roll.slots(crossed);
             let mut found: Vec<(Vec<u8>, Vec<Step>)> = Vec::new();
-            self.course.steps(state, &slots, &mut [false; 4], &mut Vec::new(), &mut found);
+            self.course.steps(state, &slots, &mut [false; 4], &mut Vec::new(), &mut found, &mut Vec::new());
             for (s, steps) in found {
                 let v = self.value(&s);
                 if v + 1e-12 < best.2 || (v <= best.2 + 1e-12 && steps.len() > best.1.len()) {
@@ -233,6 +370,7 @@ impl<'c> Race<'c> {
                 }
             }
         }
+        self.chosen.insert(key, best.clone());
         best
     }
 
@@ -300,6 +438,91 @@ mod tests {
         let n = games as f64;
         let mean = total / n;
         (mean, ((squares / n - mean * mean) / n).sqrt())
+    }
+
+    /// A random course of up to three paths (a later one may start from an earlier one).
+    fn random_course(rng: &mut ChaCha8Rng, most: usize) -> Course {
+        let kinds = [TileKind::Straight, TileKind::Curved];
+        let terrains = [Terrain::Plains, Terrain::Mountain, Terrain::Water];
+        let mut paths = Vec::new();
+        for p in 0..rng.random_range(1..=3usize) {
+            let parent = if p > 0 && rng.random() { Some(rng.random_range(0..p)) } else { None };
+            let needs = (0..rng.random_range(1..=most))
+                .map(|_| (kinds[rng.random_range(0..2)], terrains[rng.random_range(0..3)]))
+                .collect();
+            paths.push((parent, needs));
+        }
+        Course { paths }
+    }
+
+    /// What is left of `course` from `state`, written out as a course of its own (finished
+    /// paths dropped, a path whose start is finished starting from the network).
+    fn left_of(course: &Course, state: &[u8]) -> Course {
+        let kept: Vec<usize> =
+            (0..course.paths.len()).filter(|&i| usize::from(state[i]) < course.paths[i].1.len()).collect();
+        let paths = kept
+            .iter()
+            .map(|&i| {
+                let (parent, needs) = &course.paths[i];
+                let parent = parent.and_then(|p| kept.iter().position(|&k| k == p));
+                (parent, needs[usize::from(state[i])..].to_vec())
+            })
+            .collect();
+        Course { paths }
+    }
+
+    #[test]
+    fn a_value_shared_between_races_is_the_value_of_what_is_left_computed_afresh() {
+        let content = Content::house();
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        for case in 0..30 {
+            let course = random_course(&mut rng, 4);
+            let state: Vec<u8> =
+                course.paths.iter().map(|(_, needs)| rng.random_range(0..=needs.len()) as u8).collect();
+            let left = left_of(&course, &state);
+            // Each on a thread of its own: one remembers nothing from the other.
+            let (fresh, shared) = std::thread::scope(|scope| {
+                let fresh = scope.spawn(|| Race::isolated(&left, &content).value(&vec![0; left.paths.len()]));
+                let shared = scope.spawn(|| {
+                    // The whole course raced first, then a new race of the part left.
+                    let whole = Race::new(&course, &content).value(&vec![0; course.paths.len()]);
+                    let part = Race::new(&left, &content).value(&vec![0; left.paths.len()]);
+                    let direct = Race::isolated(&course, &content).value(&state);
+                    (whole, part, direct)
+                });
+                (fresh.join().expect("the fresh race"), shared.join().expect("the shared races"))
+            });
+            assert_eq!(shared.1.to_bits(), fresh.to_bits(), "case {case}: {course:?} from {state:?}");
+            assert_eq!(shared.2.to_bits(), fresh.to_bits(), "case {case}: {course:?} from {state:?}");
+            assert!(shared.0 > 0.0, "case {case}");
+        }
+    }
+
+    #[test]
+    fn what_is_left_of_two_courses_packs_alike_exactly_when_it_is_the_same_course() {
+        // Short courses of few kinds of tile, so that many share what is left.
+        let mut rng = ChaCha8Rng::seed_from_u64(8);
+        let mut seen: Vec<(u128, Course, Course)> = Vec::new();
+        for _ in 0..1500 {
+            let mut course = random_course(&mut rng, 2);
+            for path in &mut course.paths {
+                for need in &mut path.1 {
+                    need.1 = Terrain::Plains;
+                }
+            }
+            let state: Vec<u8> =
+                course.paths.iter().map(|(_, needs)| rng.random_range(0..=needs.len()) as u8).collect();
+            let Some(rest) = course.rest(pack(&state)) else { continue };
+            seen.push((rest, left_of(&course, &state), course));
+        }
+        let mut alike = 0;
+        for (i, a) in seen.iter().enumerate() {
+            for b in &seen[..i] {
+                assert_eq!(a.0 == b.0, a.1 == b.1, "{:?} and {:?}", a.1, b.1);
+                alike += usize::from(a.0 == b.0 && a.2 != b.2);
+            }
+        }
+        assert!(alike > 100, "only {alike} pairs of courses leave the same course");
     }
 
     #[test]

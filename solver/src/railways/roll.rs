@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 
 use rayon::prelude::*;
+use rustc_hash::FxHashMap;
 
 use signalbox_engine::grid::hex::Hex;
 use signalbox_engine::railways::colour::Colour;
@@ -16,7 +17,7 @@ use signalbox_engine::railways::dice::{Die, Roll};
 use signalbox_engine::railways::game::{Action, Game, Phase};
 use signalbox_engine::railways::track::Ends;
 
-use super::link::{LinkPlan, Linked, link};
+use super::link::{Linked, link, link_at_most};
 use super::race::{Course, Race, expected_turns};
 
 /// One use of the roll.
@@ -66,6 +67,44 @@ pub struct Advice {
 /// A player's tiles on the board, to tell ends of turn apart.
 type Track = BTreeSet<(Hex, Ends)>;
 
+/// A plan's tiles in building order.
+type Tiles = Vec<(Hex, Ends)>;
+
+/// What the linker's answer depends on during a turn: the player's track and the supply left.
+type Key = (Track, [u32; 3]);
+
+fn key(game: &Game, colour: Colour) -> Key {
+    let s = game.supply();
+    (track(game, colour), [s.straight, s.curved, s.crossing])
+}
+
+/// What is known of a position's fewest tiles.
+enum Known {
+    /// The linker's answer.
+    Linked(Linked),
+    /// More than this many.
+    Beyond(usize),
+}
+
+impl Known {
+    /// Whether this says too little for a search of plans of at most `most` tiles.
+    fn beyond(&self, most: usize) -> bool {
+        matches!(self, Known::Beyond(m) if *m < most)
+    }
+}
+
+/// After build `b` of a tile of `plan` (a plan of the fewest tiles before it), the rest of the
+/// plan when the engine lays it and it links the cities: then it is a plan of the fewest tiles,
+/// one fewer (a build lowers the fewest by one at most, ruling T2).
+fn on_plan(after: &Game, colour: Colour, plan: &[(Hex, Ends)], b: &Action) -> Option<Tiles> {
+    let Action::Build { hex, ends, .. } = *b else { return None };
+    let at = plan.iter().position(|&t| t == (hex, ends))?;
+    let mut rest = plan.to_vec();
+    rest.remove(at);
+    let linked = after.with_track(colour, &rest).ok()?;
+    linked.has_linked_all(colour).then_some(rest)
+}
+
 /// The player to move's tiles on the board.
 fn track(game: &Game, colour: Colour) -> Track {
     game.tiles().iter().filter(|t| t.owner == colour).map(|t| (t.hex, t.ends)).collect()
@@ -86,71 +125,118 @@ pub fn best_use(game: &Game, roll: Roll, deadline: Option<Instant>) -> Option<Ad
     rolled.apply(&Action::Roll { roll }).ok()?;
     let Linked::Plan(start_plan) = link(&rolled, colour, deadline).0 else { return None };
     let start = start_plan.tiles.len();
+    // The linker's answers by the player's track and the supply: nothing else of the position
+    // changes during the turn, so the same track and supply get the same answer, reached in
+    // whatever order.
+    let mut memo: FxHashMap<Key, Known> = FxHashMap::default();
+    memo.insert(key(&rolled, colour), Known::Linked(Linked::Plan(start_plan.clone())));
     let mut complete = true;
     // The nodes searched: the track, the pairing, the slots used (the same track with other
     // slots left may lead further).
     let mut seen: BTreeSet<(Track, bool, [bool; 4])> = BTreeSet::new();
     let used = |g: &Game| g.slots().map_or([false; 4], |s| s.map(|(_, u)| u));
-    // Every end of turn reached: its track, and the first way found to it.
-    let mut ends: BTreeMap<Track, (bool, Vec<Action>, LinkPlan)> = BTreeMap::new();
+    // Every end of turn reached: its track, the first way found to it (the pairing, the builds
+    // and the position), and the fewest tiles still needed then.
+    let mut ends: BTreeMap<Track, (bool, Vec<Action>, Game, usize)> = BTreeMap::new();
     let mut fewest = start;
     'search: for crossed in [false, true] {
         let mut paired = rolled.clone();
         paired.apply(&Action::Pair { crossed }).ok()?;
         // Depth first, the builds that leave the fewest tiles first; a node whose every
         // continuation must leave more than one tile above the fewest found is cut off (a build
-        // lowers the fewest tiles needed by one at most: ruling T2).
-        let mut stack: Vec<(Game, Vec<Action>, LinkPlan)> = vec![(paired, Vec::new(), start_plan.clone())];
+        // lowers the fewest tiles needed by one at most: ruling T2). Each node carries the
+        // fewest tiles still needed and a plan of that many.
+        let mut stack: Vec<(Game, Vec<Action>, Tiles)> = vec![(paired, Vec::new(), start_plan.tiles.clone())];
         while let Some((g, builds, plan)) = stack.pop() {
             if past() {
                 complete = false;
                 break 'search;
             }
-            let remaining = plan.tiles.len();
+            let remaining = plan.len();
             let (here, slots) = (track(&g, colour), used(&g));
             let left = slots.iter().filter(|&&u| !u).count();
             if remaining.saturating_sub(left) > fewest + 1 || !seen.insert((here.clone(), crossed, slots)) {
                 continue;
             }
             fewest = fewest.min(remaining);
-            ends.entry(here).or_insert_with(|| (crossed, builds.clone(), plan.clone()));
-            let planned: Vec<Option<(Game, Action, Linked)>> = g
-                .legal_builds()
-                .into_par_iter()
-                .map(|b| {
-                    let mut next = g.clone();
-                    if next.apply(&b).is_err() || seen.contains(&(track(&next, colour), crossed, used(&next))) {
-                        return None;
-                    }
-                    let found = link(&next, colour, deadline).0;
-                    Some((next, b, found))
-                })
-                .collect();
-            let mut children = Vec::new();
-            for (next, b, found) in planned.into_iter().flatten() {
-                match found {
-                    Linked::Plan(p) => {
-                        let mut more = builds.clone();
-                        more.push(b);
-                        children.push((next, more, p));
-                    }
-                    Linked::Stopped { .. } => complete = false,
-                    Linked::None(_) => {}
+            // A child is searched when it leaves at most `most` tiles (one slot fewer left), and
+            // every build leaves at least one tile fewer than now (ruling T2).
+            let most = fewest + left;
+            ends.entry(here).or_insert_with(|| (crossed, builds.clone(), g.clone(), remaining));
+            if remaining.saturating_sub(1) > most {
+                continue;
+            }
+            let mut next: Vec<(Game, Action, Option<Tiles>)> = Vec::new();
+            for b in g.legal_builds() {
+                let mut n = g.clone();
+                if n.apply(&b).is_err() || seen.contains(&(track(&n, colour), crossed, used(&n))) {
+                    continue;
+                }
+                let shortcut = on_plan(&n, colour, &plan, &b);
+                next.push((n, b, shortcut));
+            }
+            // The positions off the node's plan not planned yet (or not far enough), each once,
+            // planned on rayon's threads.
+            let mut todo: Vec<(&Game, Key)> = Vec::new();
+            for (n, _, shortcut) in &next {
+                if shortcut.is_some() {
+                    continue;
+                }
+                let k = key(n, colour);
+                if memo.get(&k).is_none_or(|m| m.beyond(most)) && !todo.iter().any(|t| t.1 == k) {
+                    todo.push((n, k));
                 }
             }
+            let planned: Vec<Known> = todo
+                .par_iter()
+                .map(|(n, _)| match link_at_most(n, colour, deadline, most).0 {
+                    Some(found) => Known::Linked(found),
+                    None => Known::Beyond(most),
+                })
+                .collect();
+            for ((_, k), found) in todo.into_iter().zip(planned) {
+                memo.insert(k, found);
+            }
+            let mut children = Vec::new();
+            for (n, b, shortcut) in next {
+                let tiles = match shortcut {
+                    Some(tiles) => tiles,
+                    None => match &memo[&key(&n, colour)] {
+                        Known::Linked(Linked::Plan(p)) => p.tiles.clone(),
+                        Known::Linked(Linked::Stopped { .. }) => {
+                            complete = false;
+                            continue;
+                        }
+                        Known::Linked(Linked::None(_)) | Known::Beyond(_) => continue,
+                    },
+                };
+                let mut more = builds.clone();
+                more.push(b);
+                children.push((n, more, tiles));
+            }
             // The stack pops the last first: the fewest tiles last.
-            children.sort_by_key(|c| std::cmp::Reverse(c.2.tiles.len()));
+            children.sort_by_key(|c| std::cmp::Reverse(c.2.len()));
             stack.extend(children);
         }
     }
-    // The ends that leave the fewest tiles or one more, each valued exactly.
+    // The ends that leave the fewest tiles or one more, each valued exactly by the linker's plan.
     let mut best: Option<Use> = None;
     let mut considered = 0;
-    for (crossed, builds, plan) in ends.into_values() {
-        let remaining = plan.tiles.len();
+    for (crossed, builds, end, remaining) in ends.into_values() {
         if remaining > fewest + 1 {
             continue;
         }
+        let k = key(&end, colour);
+        let plan = match memo.get(&k) {
+            Some(Known::Linked(Linked::Plan(p))) => p.clone(),
+            _ => match link(&end, colour, deadline).0 {
+                Linked::Plan(p) => p,
+                _ => {
+                    complete = false;
+                    continue;
+                }
+            },
+        };
         considered += 1;
         let turns = expected_turns(&Course::of(&plan, game.content(), game.options().curve), game.content());
         if best.as_ref().is_none_or(|b| (turns, remaining) < (b.turns, b.remaining)) {
@@ -191,8 +277,125 @@ mod tests {
     use signalbox_engine::railways::terrain::TerrainFace;
 
     use super::*;
-    use crate::railways::link::min_link;
+    use crate::railways::link::{LinkPlan, min_link};
+    use crate::railways::race::Race;
     use crate::railways::reference::small_game;
+
+    /// The search as first written, to check [`best_use`] against: every build of every node
+    /// planned by the linker ([`link`], no memory, no shortcut, no bound), every end of turn
+    /// planned then and raced afresh ([`Race::isolated`]).
+    fn every_build(game: &Game, roll: Roll) -> Option<Advice> {
+        let colour = game.players()[game.active()].colour;
+        let mut rolled = game.clone();
+        rolled.apply(&Action::Roll { roll }).ok()?;
+        let Linked::Plan(start_plan) = link(&rolled, colour, None).0 else { return None };
+        let mut seen: BTreeSet<(Track, bool, [bool; 4])> = BTreeSet::new();
+        let used = |g: &Game| g.slots().map_or([false; 4], |s| s.map(|(_, u)| u));
+        let mut ends: BTreeMap<Track, (bool, Vec<Action>, LinkPlan)> = BTreeMap::new();
+        let mut fewest = start_plan.tiles.len();
+        for crossed in [false, true] {
+            let mut paired = rolled.clone();
+            paired.apply(&Action::Pair { crossed }).ok()?;
+            let mut stack: Vec<(Game, Vec<Action>, LinkPlan)> = vec![(paired, Vec::new(), start_plan.clone())];
+            while let Some((g, builds, plan)) = stack.pop() {
+                let remaining = plan.tiles.len();
+                let (here, slots) = (track(&g, colour), used(&g));
+                let left = slots.iter().filter(|&&u| !u).count();
+                if remaining.saturating_sub(left) > fewest + 1 || !seen.insert((here.clone(), crossed, slots)) {
+                    continue;
+                }
+                fewest = fewest.min(remaining);
+                ends.entry(here).or_insert_with(|| (crossed, builds.clone(), plan.clone()));
+                let mut children = Vec::new();
+                for b in g.legal_builds() {
+                    let mut next = g.clone();
+                    if next.apply(&b).is_err() || seen.contains(&(track(&next, colour), crossed, used(&next))) {
+                        continue;
+                    }
+                    if let Linked::Plan(p) = link(&next, colour, None).0 {
+                        let mut more = builds.clone();
+                        more.push(b);
+                        children.push((next, more, p));
+                    }
+                }
+                children.sort_by_key(|c| std::cmp::Reverse(c.2.tiles.len()));
+                stack.extend(children);
+            }
+        }
+        let race = |plan: &LinkPlan| {
+            let course = Course::of(plan, game.content(), game.options().curve);
+            Race::isolated(&course, game.content()).value(&vec![0u8; course.paths.len()])
+        };
+        let mut best: Option<Use> = None;
+        let mut considered = 0;
+        for (crossed, builds, plan) in ends.into_values() {
+            let remaining = plan.tiles.len();
+            if remaining > fewest + 1 {
+                continue;
+            }
+            considered += 1;
+            let turns = race(&plan);
+            if best.as_ref().is_none_or(|b| (turns, remaining) < (b.turns, b.remaining)) {
+                best = Some(Use { crossed, builds, remaining, turns });
+            }
+        }
+        let best = best?;
+        let course = Course::of(&start_plan, game.content(), game.options().curve);
+        let mut race = Race::isolated(&course, game.content());
+        let state = vec![0u8; course.paths.len()];
+        let keep = race.choose(&state, roll).2;
+        let mut rerolls = Vec::new();
+        if game.players()[game.active()].cubes > 0 {
+            for dice in reroll_options() {
+                let turns = race.reroll(&state, roll, &dice);
+                rerolls.push(Reroll { dice, turns });
+            }
+            rerolls.sort_by(|a, b| a.turns.total_cmp(&b.turns));
+        }
+        Some(Advice { best, considered, fewest, keep, rerolls, complete: true })
+    }
+
+    #[test]
+    fn the_best_use_is_the_advice_of_the_search_that_plans_every_build_afresh() {
+        // Small games and positions of games on the house map, a few rolls each.
+        let rolls: Vec<Roll> = ["SS,SC,plains,any", "CC,SC,water,mountain", "SC,SC,any,any", "CC,SS,any,mountain"]
+            .iter()
+            .map(|r| r.parse().expect("a roll"))
+            .collect();
+        let mut games: Vec<Game> = (0..120u64).filter_map(small_game).filter(|g| g.phase() == Phase::Roll).collect();
+        let small = games.len();
+        games.push(Game::sample());
+        let content = std::sync::Arc::new(signalbox_engine::railways::catalogue::Content::house());
+        for seed in [2u64, 3] {
+            let mut game =
+                Game::new(content.clone(), &Colour::ALL, signalbox_engine::railways::options::Options::default(), seed)
+                    .expect("a game");
+            let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(seed);
+            while game.turns() < 8 * seed as u32 && !game.is_over() {
+                crate::railways::policy::play_turn(&mut game, &mut rng).expect("a legal turn");
+            }
+            games.push(game);
+        }
+        let checked: usize = games
+            .par_iter()
+            .enumerate()
+            .map(|(i, game)| {
+                let mut checked = 0;
+                for (r, roll) in rolls.iter().enumerate() {
+                    // The small games' terrain dice show "any" only; two rolls on the house map.
+                    if (i < small && r == 3) || (i >= small && r != 0 && r != 3) {
+                        continue;
+                    }
+                    let roll = if i < small { Roll { terrain: [TerrainFace::Any; 2], ..*roll } } else { *roll };
+                    let fast = best_use(game, roll, None);
+                    assert_eq!(fast, every_build(game, roll), "game {i}, roll {roll:?}");
+                    checked += usize::from(fast.is_some());
+                }
+                checked
+            })
+            .sum();
+        assert!(checked >= 60, "only {checked} cases");
+    }
 
     /// Replays the advice's use from the position: legal, and leaving the tiles it says.
     fn replay(game: &Game, roll: Roll, advice: &Advice) -> Game {
