@@ -3,6 +3,7 @@
 //! a roll ([`roll`]), a player that plays by them ([`policy`]), and win chances by simulation
 //! ([`odds`]).
 
+pub mod analysis;
 pub mod link;
 pub mod odds;
 pub mod policy;
