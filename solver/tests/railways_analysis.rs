@@ -114,7 +114,7 @@ fn advised_record(content: &Arc<Content>, seed: u64, mistake: Option<usize>) -> 
 
 fn review_of(content: &Arc<Content>, record: &RecordSetup, reuse: bool) -> Review {
     replay_setup(content.clone(), "advised", record).expect("the record replays");
-    let options = AnalysisOptions { games: 6, seed: 3, time_limit: None, reuse };
+    let options = AnalysisOptions { games: 6, seed: 3, time_limit: None, reuse, from_turn: 0 };
     let review = analyse(content.clone(), record, "advised".into(), options, &|| {}).expect("a review").review;
     assert!(review.problems().is_empty(), "{:?}", review.problems());
     assert!(review.decisions.iter().all(|d| d.loss >= 0.0 && d.proven));

@@ -62,6 +62,9 @@ pub struct AnalysisOptions {
     /// Reuse work between turns (default true); false analyses each turn from scratch (for the
     /// bench: the review is the same either way).
     pub reuse: bool,
+    /// The first record turn (from 0) to analyse (default 0); the turns before it are only
+    /// replayed. For benches and partial reviews.
+    pub from_turn: usize,
 }
 
 /// Win-chance games per turn by default: 24 games give intervals about 20 points either side of
@@ -71,7 +74,7 @@ pub const DEFAULT_GAMES: usize = 24;
 
 impl Default for AnalysisOptions {
     fn default() -> Self {
-        AnalysisOptions { games: DEFAULT_GAMES, seed: 1, time_limit: None, reuse: true }
+        AnalysisOptions { games: DEFAULT_GAMES, seed: 1, time_limit: None, reuse: true, from_turn: 0 }
     }
 }
 
@@ -232,9 +235,17 @@ pub fn analyse(
     // Per turn: each player's tiles still needed and win chance (with its interval).
     let mut tiles_series: Vec<Vec<Point>> = vec![Vec::new(); colours.len()];
     let mut win_series: Vec<Vec<Point>> = vec![Vec::new(); colours.len()];
+    let mut under_way = false;
     for (t, moves) in record.turns.iter().enumerate() {
         if game.is_over() || game.phase() != Phase::Roll {
             break;
+        }
+        if t < options.from_turn {
+            for m in moves {
+                game.apply(&m.action()).map_err(|e| format!("turns[{t}]: {e}"))?;
+            }
+            progress();
+            continue;
         }
         if !options.reuse {
             // From scratch: the turn's game replayed from the set-up.
@@ -246,7 +257,11 @@ pub fn analyse(
             plans = vec![None; colours.len()];
         }
         let Some(turn) = split_turn(moves) else { break };
-        let complete_turn = moves.last() == Some(&Move::End);
+        if moves.last() != Some(&Move::End) {
+            // A last turn under way is not judged: its builds may not be all.
+            under_way = true;
+            break;
+        }
         let deadline = options.time_limit.map(|l| Instant::now() + l);
         let seat = game.active();
         let colour = colours[seat];
@@ -295,7 +310,11 @@ pub fn analyse(
                 player: seat,
                 kind: "re-roll".to_owned(),
                 played: Choice { text: reroll_text(&played_dice), moves: serde_json::to_value(played_moves).unwrap_or_default() },
-                best: Choice { text: reroll_text(&best_dice), moves: json!(best_dice) },
+                // The dice after a re-roll are not known before it: the move without them.
+                best: Choice {
+                    text: reroll_text(&best_dice),
+                    moves: if best_dice.is_empty() { json!([]) } else { json!([{"action": "reroll", "dice": best_dice}]) },
+                },
                 value_before: best_value,
                 value_after: played_value,
                 best_value_after: best_value,
@@ -329,7 +348,7 @@ pub fn analyse(
         }
         // The builds decision: the roll as it finally lay.
         let final_roll = turn.rerolls.last().map_or(turn.roll, |r| r.1);
-        let advice = if start_plan.is_some() && complete_turn { best_use(&start, final_roll, deadline) } else { None };
+        let advice = if start_plan.is_some() { best_use(&start, final_roll, deadline) } else { None };
         let mut paired = start.clone();
         paired.apply(&Action::Roll { roll: final_roll }).map_err(|e| e.to_string())?;
         let played_track: Vec<(Hex, Ends)> = tiles_of(&turn.builds);
@@ -480,13 +499,18 @@ pub fn analyse(
             .map(|(s, n)| Series { name: n.clone(), player: Some(s), points: tiles_series[s].clone() })
             .collect(),
     });
-    review.facts.push(format!(
-        "{} turns played; win chances after each turn from {} games (seeds {} to {})",
-        record.turns.len(),
-        options.games,
-        options.seed,
-        options.seed + options.games.max(1) as u64 - 1
-    ));
+    review.facts.push(match options.games {
+        0 => format!("{} turns played; win chances left out", record.turns.len()),
+        n => format!(
+            "{} turns played; win chances after each turn from {n} games (seeds {} to {})",
+            record.turns.len(),
+            options.seed,
+            options.seed + n as u64 - 1
+        ),
+    });
+    if under_way {
+        review.facts.push("the last turn of the record is under way: it is not judged".to_owned());
+    }
     if game.is_over() {
         let winners: Vec<&str> = game.winners().iter().map(|c| c.name()).collect();
         review.facts.push(format!("winner: {}", if winners.is_empty() { "none".to_owned() } else { winners.join(", ") }));
