@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use comfy_table::{Table, presets::UTF8_FULL_CONDENSED};
 use signalbox_render::page::{self, TurningBoards};
-use signalbox_solver::analysis::Review;
+use signalbox_solver::analysis::{Review, number};
 
 use crate::input::{check_new, write_new};
 
@@ -61,11 +61,6 @@ impl AnalyseFlags {
         }
         Ok(())
     }
-}
-
-/// A value as the review prints it: whole numbers without decimals, others to 3 places.
-pub fn number(v: f64) -> String {
-    if (v - v.round()).abs() < 1e-9 { format!("{}", v.round() as i64) } else { format!("{v:.3}") }
 }
 
 fn print_text(review: &Review) {

@@ -1,7 +1,16 @@
 //! The analysis page of a played game: one self-contained HTML file (inline SVG and CSS, no
-//! script, no network access), readable on a phone, printable, and readable without colour.
+//! script, no network access) that opens from disk. It holds the summary, the charts of the
+//! game over time, the table of every decision with its loss, and at each turning point the
+//! board before the decision, after the move played and after the best move, side by side.
+//! It reads on a phone (the boards stack, the table scrolls), prints (a print stylesheet) and
+//! keeps to colours that readers with a colour-vision deficiency tell apart, with a shape, a
+//! dash or a label beside every colour.
 
-use signalbox_solver::analysis::Review;
+use std::fmt::Write as _;
+
+use signalbox_solver::analysis::{Axis, Better, Decision, Review, number};
+
+use crate::chart::line_chart;
 
 /// One board of a turning point: a caption and an SVG picture (a whole `<svg>` element).
 #[derive(Clone, Debug)]
@@ -42,8 +51,353 @@ pub fn escape(s: &str) -> String {
     out
 }
 
+/// The game's full name, from its command name.
+fn game_name(game: &str) -> &str {
+    match game {
+        "coe" => "The Cubes of Europe",
+        "cube-express" => "Cube Express",
+        "railways" => "Railways Express",
+        "express01" => "Express 01",
+        other => other,
+    }
+}
+
+const STYLE: &str = r#"
+:root { --ink: #1a1a1a; --muted: #555; --rule: #d0d0d0; --mark: #8c2d04; --paper: #fff; --shade: #f4f4f4; }
+* { box-sizing: border-box; }
+body { margin: 0 auto; max-width: 1180px; padding: 0 16px 32px; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; color: var(--ink); background: var(--paper); }
+header { border-bottom: 2px solid var(--ink); padding: 12px 0 8px; }
+header .game { margin: 0; color: var(--muted); text-transform: uppercase; letter-spacing: .06em; font-size: 12px; }
+h1 { margin: 4px 0 6px; font-size: 24px; line-height: 1.2; }
+h2 { margin: 28px 0 10px; font-size: 19px; border-bottom: 1px solid var(--rule); padding-bottom: 4px; }
+h3 { margin: 18px 0 8px; font-size: 16px; }
+p.assumes { background: var(--shade); border-left: 4px solid var(--mark); padding: 6px 10px; margin: 8px 0; }
+nav { margin: 10px 0; font-size: 14px; }
+nav a { margin-right: 14px; }
+a { color: #0b4f8a; }
+table { border-collapse: collapse; width: 100%; font-size: 14px; }
+th, td { border-bottom: 1px solid var(--rule); padding: 4px 6px; text-align: left; vertical-align: top; }
+th { background: var(--shade); font-weight: 600; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+.scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; }
+tr.turning { background: #fff1e6; }
+tr.turning td:first-child { border-left: 4px solid var(--mark); }
+.badge { display: inline-block; min-width: 1.6em; padding: 0 4px; border: 1px solid var(--mark); border-radius: 3px; color: var(--mark); font-weight: 700; font-size: 12px; text-align: center; }
+.zero { color: var(--muted); }
+.bar { display: inline-block; height: 8px; background: var(--mark); vertical-align: middle; margin-right: 4px; }
+.details { color: var(--muted); font-size: 12px; }
+figure { margin: 0; }
+figure svg { display: block; width: 100%; height: auto; }
+figure.chart { max-width: 760px; margin: 8px 0 16px; }
+figcaption { font-size: 13px; color: var(--muted); margin-top: 4px; }
+.boards { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 12px; align-items: start; }
+.board { border: 1px solid var(--rule); padding: 6px; background: var(--paper); }
+.board figcaption { color: var(--ink); font-weight: 600; }
+.board.played figcaption::before { content: "\2715  "; color: var(--mark); }
+.board.best figcaption::before { content: "\2713  "; color: #00704a; }
+footer { margin-top: 32px; border-top: 1px solid var(--rule); padding-top: 8px; color: var(--muted); font-size: 12px; }
+@media (max-width: 760px) {
+  body { font-size: 14px; padding: 0 10px 24px; }
+  .boards { grid-template-columns: 1fr; }
+  h1 { font-size: 20px; }
+  td.move { min-width: 12em; }
+}
+@media print {
+  @page { margin: 14mm; }
+  body { max-width: none; padding: 0; font-size: 10pt; }
+  nav { display: none; }
+  a { color: inherit; text-decoration: none; }
+  .scroll { overflow: visible; }
+  thead { display: table-header-group; }
+  tr, figure, .turning-point { break-inside: avoid; page-break-inside: avoid; }
+  section#turning { break-before: page; }
+  tr.turning { background: none; }
+  .board { border-color: #999; }
+}
+"#;
+
+/// The x value at which a decision is marked on a chart with this axis.
+fn mark_at(axis: Axis, d: &Decision) -> f64 {
+    match axis {
+        Axis::Decision => d.index as f64,
+        Axis::Turn => d.turn as f64,
+    }
+}
+
+/// A decision's game-specific details as short text: the scalar entries (and lists of
+/// scalars) of its `details` object.
+fn details_text(details: &serde_json::Value) -> String {
+    let scalar = |v: &serde_json::Value| match v {
+        serde_json::Value::String(s) => Some(s.clone()),
+        serde_json::Value::Number(n) => Some(n.as_f64().map(number).unwrap_or_else(|| n.to_string())),
+        serde_json::Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    };
+    let Some(map) = details.as_object() else { return String::new() };
+    let mut parts = Vec::new();
+    for (key, value) in map {
+        let shown = match value {
+            serde_json::Value::Array(items) if !items.is_empty() && items.iter().all(|v| scalar(v).is_some()) => {
+                Some(items.iter().filter_map(scalar).collect::<Vec<_>>().join(", "))
+            }
+            v => scalar(v),
+        };
+        if let Some(shown) = shown {
+            parts.push(format!("{}: {}", key.replace('_', " "), shown));
+        }
+    }
+    parts.join("; ")
+}
+
 /// The page of a review, with these boards at its turning points.
 pub fn review_page(review: &Review, boards: &[TurningBoards]) -> String {
-    let _ = boards;
-    format!("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title></head><body><h1>{}</h1></body></html>\n", escape(&review.title), escape(&review.title))
+    let mut h = String::new();
+    let game = game_name(&review.game);
+    let m = &review.measure;
+    let solo = review.players.len() <= 1;
+    let better = match m.better {
+        Better::Higher => "higher is better",
+        Better::Lower => "lower is better",
+    };
+    let turning: Vec<usize> = review.summary.turning_points.clone();
+    let rank_of = |index: usize| turning.iter().position(|&t| t == index).map(|p| p + 1);
+    let who = |seat: usize| review.players.get(seat).cloned().unwrap_or_else(|| format!("seat {seat}"));
+
+    let _ = write!(
+        h,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>{} · {}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
+        escape(game),
+        escape(&review.title)
+    );
+    let _ = write!(
+        h,
+        "<header>\n<p class=\"game\">{} · analysis of a played game</p>\n<h1>{}</h1>\n\
+         <p class=\"measure\">Each value is the <strong>{}</strong> ({better}); a loss is counted in {}.</p>\n",
+        escape(game),
+        escape(&review.title),
+        escape(&m.name),
+        escape(&m.unit)
+    );
+    if !m.assumes.is_empty() {
+        let _ = writeln!(h, "<p class=\"assumes\">{}</p>", escape(&m.assumes));
+    }
+    if !review.summary.proven {
+        let _ = writeln!(h, "<p class=\"assumes\">Not proven: a time limit cut some searches short; their values are marked *.</p>");
+    }
+    h.push_str(
+        "</header>\n<nav><a href=\"#summary\">Summary</a><a href=\"#charts\">Charts</a>\
+         <a href=\"#moves\">Every decision</a><a href=\"#turning\">Turning points</a></nav>\n",
+    );
+
+    // Summary.
+    h.push_str("<section id=\"summary\">\n<h2>Summary</h2>\n");
+    if !review.facts.is_empty() {
+        h.push_str("<ul class=\"facts\">\n");
+        for f in &review.facts {
+            let _ = writeln!(h, "<li>{}</li>", escape(f));
+        }
+        h.push_str("</ul>\n");
+    }
+    h.push_str(
+        "<div class=\"scroll\"><table class=\"players\">\n<thead><tr><th>player</th><th class=\"num\">decisions</th>\
+         <th class=\"num\">lost nothing</th><th class=\"num\">total loss</th><th class=\"num\">largest loss</th></tr></thead>\n<tbody>\n",
+    );
+    for p in &review.summary.players {
+        let _ = writeln!(
+            h,
+            "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+            escape(&p.name),
+            p.decisions,
+            p.lost_nothing,
+            number(p.total_loss),
+            number(p.largest_loss)
+        );
+    }
+    h.push_str("</tbody></table></div>\n");
+    if turning.is_empty() {
+        h.push_str("<p>No decision lost anything: there is no turning point.</p>\n");
+    } else {
+        h.push_str("<h3>Turning points (the largest losses)</h3>\n<ol class=\"turning-points\">\n");
+        for (n, &i) in turning.iter().enumerate() {
+            if let Some(d) = review.decision(i) {
+                let by = if solo { String::new() } else { format!(", {}", escape(&who(d.player))) };
+                let _ = writeln!(
+                    h,
+                    "<li><a href=\"#tp{}\">Decision {} (turn {}{by}, {})</a>: lost {} {}; played {}, best {}.</li>",
+                    n + 1,
+                    d.index,
+                    d.turn,
+                    escape(&d.kind),
+                    number(d.loss),
+                    escape(&m.unit),
+                    escape(&d.played.text),
+                    escape(&d.best.text)
+                );
+            }
+        }
+        h.push_str("</ol>\n");
+    }
+    h.push_str("</section>\n");
+
+    // Charts.
+    h.push_str("<section id=\"charts\">\n<h2>The game over time</h2>\n");
+    for chart in &review.charts {
+        let marks: Vec<(f64, usize)> = turning
+            .iter()
+            .enumerate()
+            .filter_map(|(n, &i)| review.decision(i).map(|d| (mark_at(chart.axis, d), n + 1)))
+            .collect();
+        let _ = writeln!(
+            h,
+            "<figure class=\"chart\">{}<figcaption>{}. Numbered marks: the turning points.</figcaption></figure>",
+            line_chart(chart, &marks),
+            escape(&chart.title)
+        );
+    }
+    h.push_str("</section>\n");
+
+    // Every decision.
+    let largest = review.decisions.iter().map(|d| d.loss).fold(0.0, f64::max);
+    h.push_str("<section id=\"moves\">\n<h2>Every decision</h2>\n<div class=\"scroll\"><table class=\"moves\">\n<thead><tr>");
+    h.push_str("<th class=\"num\">#</th><th class=\"num\">turn</th>");
+    if !solo {
+        h.push_str("<th>player</th>");
+    }
+    h.push_str(
+        "<th>decision</th><th>played</th><th>best</th><th class=\"num\">before</th>\
+         <th class=\"num\">after</th><th class=\"num\">loss</th><th>details</th></tr></thead>\n<tbody>\n",
+    );
+    for d in &review.decisions {
+        let tp = rank_of(d.index);
+        let class = if tp.is_some() { "decision turning" } else { "decision" };
+        let star = if d.proven { "" } else { "*" };
+        let _ = write!(h, "<tr class=\"{class}\" id=\"d{}\"><td class=\"num\">{}</td><td class=\"num\">{}</td>", d.index, d.index, d.turn);
+        if !solo {
+            let _ = write!(h, "<td>{}</td>", escape(&who(d.player)));
+        }
+        let best = if d.lost_nothing() { "<span class=\"zero\">the move played</span>".to_owned() } else { escape(&d.best.text) };
+        let loss = if d.lost_nothing() {
+            "<span class=\"zero\">0</span>".to_owned()
+        } else {
+            let width = if largest > 0.0 { (d.loss / largest * 48.0).max(2.0) } else { 0.0 };
+            let badge = tp.map(|n| format!(" <a class=\"badge\" href=\"#tp{n}\" title=\"turning point {n}\">TP{n}</a>")).unwrap_or_default();
+            format!("<span class=\"bar\" style=\"width:{width:.0}px\"></span>{}{badge}", number(d.loss))
+        };
+        let _ = writeln!(
+            h,
+            "<td>{}</td><td class=\"move\">{}</td><td class=\"move\">{best}</td><td class=\"num\">{}{star}</td><td class=\"num\">{}{star}</td>\
+             <td class=\"num\">{loss}</td><td class=\"details\">{}</td></tr>",
+            escape(&d.kind),
+            escape(&d.played.text),
+            number(d.value_before),
+            number(d.value_after),
+            escape(&details_text(&d.details))
+        );
+    }
+    h.push_str("</tbody></table></div>\n</section>\n");
+
+    // Turning points drawn.
+    h.push_str("<section id=\"turning\">\n<h2>Turning points</h2>\n");
+    if turning.is_empty() {
+        h.push_str("<p>None: every decision kept the best value.</p>\n");
+    }
+    for (n, &i) in turning.iter().enumerate() {
+        let Some(d) = review.decision(i) else { continue };
+        let by = if solo { String::new() } else { format!(", {}", escape(&who(d.player))) };
+        let _ = writeln!(
+            h,
+            "<article class=\"turning-point\" id=\"tp{}\">\n<h3><span class=\"badge\">TP{}</span> Decision {} (turn {}{by}, {}): lost {} {}</h3>\n\
+             <p>Played <strong>{}</strong> ({} after it); best <strong>{}</strong> ({} after it).</p>",
+            n + 1,
+            n + 1,
+            d.index,
+            d.turn,
+            escape(&d.kind),
+            number(d.loss),
+            escape(&m.unit),
+            escape(&d.played.text),
+            number(d.value_after),
+            escape(&d.best.text),
+            number(d.best_value_after)
+        );
+        if let Some(b) = boards.iter().find(|b| b.decision == i) {
+            h.push_str("<div class=\"boards\">\n");
+            for (class, board) in [("before", &b.before), ("played", &b.played), ("best", &b.best)] {
+                let _ = writeln!(h, "<figure class=\"board {class}\">{}<figcaption>{}</figcaption></figure>", board.svg, escape(&board.caption));
+            }
+            h.push_str("</div>\n");
+        }
+        h.push_str("</article>\n");
+    }
+    h.push_str("</section>\n");
+    let _ = writeln!(
+        h,
+        "<footer>Written by signalbox {}: <code>signalbox {} analyse --html</code>. The values are the solver's; the page needs no network.</footer>\n</body>\n</html>",
+        env!("CARGO_PKG_VERSION"),
+        escape(&review.game)
+    );
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use signalbox_solver::analysis::{Chart, Choice, Measure, Point, Series};
+
+    fn review() -> Review {
+        let choice = |t: &str| Choice { text: t.to_owned(), moves: serde_json::Value::Null };
+        let values = [(10.0, 10.0), (10.0, 7.0), (7.0, 7.0), (7.0, 6.0)];
+        let decisions = values
+            .iter()
+            .enumerate()
+            .map(|(i, &(before, after))| Decision {
+                index: i + 1,
+                turn: i / 2 + 1,
+                player: i % 2,
+                kind: "turn".into(),
+                played: choice("a <move>"),
+                best: choice("b & c"),
+                value_before: before,
+                value_after: after,
+                best_value_after: before,
+                loss: before - after,
+                proven: i != 3,
+                fair_play: None,
+                details: serde_json::json!({ "roll": "SS, CC", "chances": [0.5, 0.25], "nested": { "x": 1 } }),
+            })
+            .collect();
+        let measure = Measure { name: "score".into(), unit: "points".into(), better: Better::Higher, assumes: "It knows the dice.".into() };
+        let mut r = Review::new("coe", "Seed 1 <test>".into(), vec!["red".into(), "blue".into()], measure, decisions);
+        r.charts.push(Chart {
+            title: "score".into(),
+            axis: Axis::Decision,
+            x_label: "decision".into(),
+            y_label: "points".into(),
+            series: vec![Series { name: "best".into(), player: None, points: (0..5).map(|x| Point { x: x as f64, y: 10.0 - x as f64, low: None, high: None }).collect() }],
+        });
+        r
+    }
+
+    #[test]
+    fn the_page_has_one_row_per_decision_its_turning_points_and_escapes_text() {
+        let r = review();
+        let board = |c: &str| Board { caption: c.into(), svg: "<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>".into() };
+        let boards = vec![TurningBoards { decision: 2, before: board("before"), played: board("played"), best: board("best") }];
+        let page = review_page(&r, &boards);
+        assert_eq!(page.matches("<tr class=\"decision").count(), 4);
+        assert_eq!(page.matches("<tr class=\"decision turning\"").count(), 2);
+        assert_eq!(page.matches("<figure class=\"board ").count(), 3);
+        assert!(page.contains("id=\"tp1\"") && page.contains("id=\"tp2\""));
+        assert!(page.contains("Seed 1 &lt;test&gt;") && page.contains("a &lt;move&gt;") && page.contains("b &amp; c"));
+        assert!(!page.contains("<move>"));
+        assert!(page.contains("roll: SS, CC; chances: 0.500, 0.250"));
+        assert!(page.contains("class=\"chart\""));
+        assert!(page.contains("7*"), "unproven values are starred");
+        for banned in ["<script", "http://", "https://"] {
+            let outside_svg_namespace = page.replace("http://www.w3.org/2000/svg", "");
+            assert!(!outside_svg_namespace.contains(banned), "{banned}");
+        }
+    }
 }

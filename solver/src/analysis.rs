@@ -166,12 +166,25 @@ pub struct Series {
     pub points: Vec<Point>,
 }
 
+/// What the x axis of a chart counts, so that a page can mark the turning points on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Axis {
+    /// Decisions by their index (from 1; a point at x = i is the position after decision i, 0
+    /// the start).
+    Decision,
+    /// Turns (from 1; a point at x = t is the position after turn t, 0 the start).
+    Turn,
+}
+
 /// A chart of the game over time.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Chart {
     /// The chart's title.
     pub title: String,
     /// What the x axis counts.
+    pub axis: Axis,
+    /// The x axis's label.
     pub x_label: String,
     /// What the y axis measures.
     pub y_label: String,
@@ -241,6 +254,11 @@ impl Review {
         }
         out
     }
+}
+
+/// A value as reviews print it: whole numbers without decimals, others to 3 places.
+pub fn number(v: f64) -> String {
+    if (v - v.round()).abs() < 1e-9 { format!("{}", v.round() as i64) } else { format!("{v:.3}") }
 }
 
 fn summarise(players: &[String], decisions: &[Decision]) -> Summary {

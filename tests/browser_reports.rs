@@ -1,0 +1,306 @@
+//! The analysis pages in a real browser: each game's sample review is written with
+//! `analyse --html`, opened from disk in headless Chromium driven over the DevTools protocol,
+//! and must load without a console error, an uncaught exception or a failed resource; the
+//! page must hold the chart, one move-table row per decision of the review's JSON and the three
+//! boards of each turning point; on a phone-sized screen nothing may stick out sideways; in
+//! print the navigation is hidden and a PDF is made. A screenshot of each page is saved under
+//! `target/browser/`. The checked-in pages under `reports/analysis/` must be what the command
+//! writes today.
+//!
+//! Needs Debian's `chromium` (`.ci/run` installs it when missing), or the browser named by
+//! `SIGNALBOX_CHROMIUM`.
+
+mod support;
+
+use std::io::{BufRead, BufReader};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use base64::Engine as _;
+use serde_json::{Value, json};
+use tungstenite::stream::MaybeTlsStream;
+use tungstenite::{Message, WebSocket};
+
+use support::{run, temp_path};
+
+/// A headless Chromium and one DevTools connection to it.
+struct Browser {
+    child: Child,
+    profile: PathBuf,
+    socket: WebSocket<MaybeTlsStream<TcpStream>>,
+    next_id: u64,
+    /// Events received while waiting for answers, in order.
+    events: Vec<Value>,
+}
+
+impl Browser {
+    fn start(tag: &str) -> Browser {
+        let program = std::env::var("SIGNALBOX_CHROMIUM").unwrap_or_else(|_| "chromium".to_owned());
+        let profile = temp_path(&format!("browser-{tag}"), "profile");
+        let mut child = Command::new(&program)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--hide-scrollbars",
+                "--remote-debugging-port=0",
+            ])
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .arg("about:blank")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {program} ({e}): install Debian's chromium, as .ci/run does"));
+        let stderr = child.stderr.take().expect("piped stderr");
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if let Some(url) = line.split("DevTools listening on ").nth(1) {
+                    let _ = tx.send(url.trim().to_owned());
+                }
+            }
+        });
+        let url = rx.recv_timeout(Duration::from_secs(60)).expect("chromium announces its DevTools address");
+        let (socket, _) = tungstenite::connect(url.as_str()).expect("connect to DevTools");
+        if let MaybeTlsStream::Plain(stream) = socket.get_ref() {
+            stream.set_read_timeout(Some(Duration::from_millis(250))).expect("read timeout");
+        }
+        Browser { child, profile, socket, next_id: 0, events: Vec::new() }
+    }
+
+    /// The next message, or `None` after a quiet quarter second.
+    fn receive(&mut self) -> Option<Value> {
+        match self.socket.read() {
+            Ok(Message::Text(text)) => Some(serde_json::from_str(text.as_str()).expect("DevTools sends JSON")),
+            Ok(_) => None,
+            Err(tungstenite::Error::Io(e)) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => None,
+            Err(e) => panic!("DevTools connection: {e}"),
+        }
+    }
+
+    /// Calls `method` (on `session`, or on the browser) and returns its result.
+    fn call(&mut self, session: Option<&str>, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        let mut message = json!({ "id": id, "method": method, "params": params });
+        if let Some(s) = session {
+            message["sessionId"] = json!(s);
+        }
+        self.socket.send(Message::text(message.to_string())).expect("send to DevTools");
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while Instant::now() < deadline {
+            let Some(m) = self.receive() else { continue };
+            if m["id"] == json!(id) {
+                assert!(m.get("error").is_none(), "{method}: {}", m["error"]);
+                return m["result"].clone();
+            }
+            if m.get("method").is_some() {
+                self.events.push(m);
+            }
+        }
+        panic!("{method}: no answer within 60 s");
+    }
+
+    /// Waits for the event `name`, then lets the page settle for half a second.
+    fn wait_for(&mut self, name: &str) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while !self.events.iter().any(|e| e["method"] == json!(name)) {
+            assert!(Instant::now() < deadline, "no {name} within 60 s");
+            if let Some(m) = self.receive() {
+                self.events.push(m);
+            }
+        }
+        let settle = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < settle {
+            if let Some(m) = self.receive() {
+                self.events.push(m);
+            }
+        }
+    }
+
+    /// Evaluates `expression` in the page and returns its value (JSON).
+    fn evaluate(&mut self, session: &str, expression: &str) -> Value {
+        let r = self.call(Some(session), "Runtime.evaluate", json!({ "expression": expression, "returnByValue": true }));
+        assert!(r.get("exceptionDetails").is_none(), "{expression}: {}", r["exceptionDetails"]);
+        r["result"]["value"].clone()
+    }
+
+    /// Every console error, uncaught exception and failed resource among the events.
+    fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for e in &self.events {
+            let p = &e["params"];
+            match e["method"].as_str().unwrap_or("") {
+                "Runtime.consoleAPICalled" if matches!(p["type"].as_str(), Some("error" | "assert" | "warning")) => {
+                    out.push(format!("console {}: {}", p["type"], p["args"]))
+                }
+                "Runtime.exceptionThrown" => out.push(format!("exception: {}", p["exceptionDetails"])),
+                "Log.entryAdded" if matches!(p["entry"]["level"].as_str(), Some("error" | "warning")) => {
+                    out.push(format!("log: {} ({})", p["entry"]["text"], p["entry"]["url"]))
+                }
+                "Network.loadingFailed" => out.push(format!("failed resource: {}", p["errorText"])),
+                "Network.requestWillBeSent" => {
+                    let url = p["request"]["url"].as_str().unwrap_or("");
+                    if !url.starts_with("file://") && !url.starts_with("data:") && url != "about:blank" {
+                        out.push(format!("the page asked for {url}"));
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.profile);
+    }
+}
+
+/// What the page showed.
+struct Seen {
+    rows: usize,
+    charts: usize,
+    turning: usize,
+    boards: usize,
+}
+
+fn number(v: &Value) -> usize {
+    v.as_u64().unwrap_or_else(|| panic!("a count, got {v}")) as usize
+}
+
+/// Opens `page` in a fresh tab, checks that it loads cleanly, reads its parts, saves a
+/// screenshot to `screenshot`, and checks the phone and print layouts.
+fn inspect(tag: &str, page: &Path, screenshot: &Path) -> Seen {
+    let mut b = Browser::start(tag);
+    let target = b.call(None, "Target.createTarget", json!({ "url": "about:blank" }));
+    let attached = b.call(None, "Target.attachToTarget", json!({ "targetId": target["targetId"], "flatten": true }));
+    let session = attached["sessionId"].as_str().expect("a session").to_owned();
+    let s = Some(session.as_str());
+    for domain in ["Runtime.enable", "Log.enable", "Network.enable", "Page.enable"] {
+        b.call(s, domain, json!({}));
+    }
+    b.call(s, "Emulation.setDeviceMetricsOverride", json!({ "width": 1200, "height": 900, "deviceScaleFactor": 1, "mobile": false }));
+    let url = format!("file://{}", page.canonicalize().expect("the page exists").display());
+    b.call(s, "Page.navigate", json!({ "url": url }));
+    b.wait_for("Page.loadEventFired");
+    let problems = b.problems();
+    assert!(problems.is_empty(), "{}: {problems:#?}", page.display());
+
+    let seen = Seen {
+        rows: number(&b.evaluate(&session, "document.querySelectorAll('table.moves tbody tr.decision').length")),
+        charts: number(&b.evaluate(&session, "document.querySelectorAll('figure.chart svg .series').length ? document.querySelectorAll('figure.chart svg').length : 0")),
+        turning: number(&b.evaluate(&session, "document.querySelectorAll('article.turning-point').length")),
+        boards: number(&b.evaluate(
+            &session,
+            "Array.from(document.querySelectorAll('article.turning-point figure.board svg')).filter(s => s.getBoundingClientRect().width > 50 && s.getBoundingClientRect().height > 50).length",
+        )),
+    };
+
+    let shot = b.call(s, "Page.captureScreenshot", json!({ "format": "png", "captureBeyondViewport": true }));
+    let png = base64::engine::general_purpose::STANDARD.decode(shot["data"].as_str().expect("screenshot data")).expect("base64");
+    assert!(png.starts_with(b"\x89PNG"), "a PNG screenshot");
+    std::fs::create_dir_all(screenshot.parent().expect("a folder")).expect("screenshot folder");
+    std::fs::write(screenshot, png).expect("write the screenshot");
+
+    // A phone: nothing wider than the screen except inside the scrolling table boxes.
+    b.call(s, "Emulation.setDeviceMetricsOverride", json!({ "width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": true }));
+    b.call(s, "Page.reload", json!({}));
+    b.events.clear();
+    b.wait_for("Page.loadEventFired");
+    let overflow = b.evaluate(&session, "document.documentElement.scrollWidth - document.documentElement.clientWidth");
+    assert!(overflow.as_f64().unwrap_or(f64::MAX) <= 1.0, "{}: the page is {overflow} px wider than a phone", page.display());
+
+    // Print: the navigation is hidden, and a PDF comes out.
+    b.call(s, "Emulation.setEmulatedMedia", json!({ "media": "print" }));
+    let nav = b.evaluate(&session, "getComputedStyle(document.querySelector('nav')).display");
+    assert_eq!(nav, json!("none"), "the print stylesheet hides the navigation");
+    let pdf = b.call(s, "Page.printToPDF", json!({}));
+    assert!(pdf["data"].as_str().is_some_and(|d| d.len() > 1000), "a PDF of the page");
+    assert!(b.problems().is_empty(), "{}: {:#?}", page.display(), b.problems());
+    seen
+}
+
+/// Writes `game`'s sample review as a page, checks it in the browser against the review's JSON,
+/// and checks that the checked-in page is the same.
+fn sample_review(game: &str) {
+    let page = temp_path(&format!("browser-{game}"), "review.html");
+    let _ = std::fs::remove_file(&page);
+    let path = page.to_str().expect("a UTF-8 path");
+    let (code, out, err) = run(&[game, "analyse", "--json", "--quiet", "--html", path]);
+    assert_eq!(code, Some(0), "{game} analyse: {err}");
+    let review: Value = serde_json::from_str(&out).expect("the review as JSON");
+    let decisions = review["decisions"].as_array().expect("decisions").len();
+    let turning = review["summary"]["turning_points"].as_array().expect("turning points").len();
+    let charts = review["charts"].as_array().expect("charts").len();
+    assert!(decisions > 0 && charts > 0 && turning > 0, "{game}: a sample with something to find");
+
+    let screenshot = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser").join(format!("{game}.png"));
+    let seen = inspect(game, &page, &screenshot);
+    assert_eq!(seen.rows, decisions, "{game}: one move-table row per decision");
+    assert_eq!(seen.charts, charts, "{game}: every chart drawn with its lines");
+    assert_eq!(seen.turning, turning, "{game}: every turning point");
+    assert_eq!(seen.boards, 3 * turning, "{game}: three boards drawn at each turning point");
+    eprintln!("{game}: screenshot {}", screenshot.display());
+
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/analysis").join(format!("{game}.html"));
+    let fresh = std::fs::read_to_string(&page).expect("the page");
+    let checked_in = std::fs::read_to_string(&shipped).unwrap_or_default();
+    assert!(
+        fresh == checked_in,
+        "{} is not what `signalbox {game} analyse` writes today; regenerate it with\n  cargo run --release -- {game} analyse --html reports/analysis/{game}.html --force",
+        shipped.display()
+    );
+}
+
+#[test]
+fn the_cubes_of_europe_sample_review_opens_cleanly_in_a_browser() {
+    sample_review("coe");
+}
+
+#[test]
+fn the_cube_express_sample_review_opens_cleanly_in_a_browser() {
+    sample_review("cube-express");
+}
+
+#[test]
+fn the_railways_sample_review_opens_cleanly_in_a_browser() {
+    sample_review("railways");
+}
+
+/// The checker itself: a page with a console error, a missing picture and a remote request
+/// is caught.
+#[test]
+fn a_broken_page_is_caught() {
+    let page = temp_path("browser-broken", "broken.html");
+    std::fs::write(
+        &page,
+        "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>x</title></head><body><nav></nav>\
+         <img src=\"missing.png\"><script>console.error('boom')</script></body></html>",
+    )
+    .expect("write");
+    let mut b = Browser::start("broken");
+    let target = b.call(None, "Target.createTarget", json!({ "url": "about:blank" }));
+    let attached = b.call(None, "Target.attachToTarget", json!({ "targetId": target["targetId"], "flatten": true }));
+    let session = attached["sessionId"].as_str().expect("a session").to_owned();
+    for domain in ["Runtime.enable", "Log.enable", "Network.enable", "Page.enable"] {
+        b.call(Some(&session), domain, json!({}));
+    }
+    b.call(Some(&session), "Page.navigate", json!({ "url": format!("file://{}", page.display()) }));
+    b.wait_for("Page.loadEventFired");
+    let problems = b.problems().join("\n");
+    assert!(problems.contains("boom"), "{problems}");
+    assert!(problems.contains("failed resource") || problems.contains("ERR_FILE_NOT_FOUND"), "{problems}");
+}
