@@ -59,7 +59,9 @@ fn the_json_review_of_two_turns_has_every_decision_with_its_values_and_the_page_
     assert!(!turning.is_empty(), "{summary}");
     let charts = v["charts"].as_array().expect("charts");
     assert_eq!(charts.len(), 2);
-    assert_eq!(charts[0]["series"][0]["points"].as_array().map(Vec::len), Some(2));
+    // The start and each of the two turns.
+    assert_eq!(charts[0]["series"][0]["points"].as_array().map(Vec::len), Some(3));
+    assert_eq!(charts[0]["axis"], "turn");
     let html = std::fs::read_to_string(&page).expect("the page");
     assert!(html.starts_with("<!DOCTYPE html>"), "{html}");
     // The page is not this game's to draw; the boards are: an existing page is refused.

@@ -46,7 +46,7 @@ use super::odds::{OddsOptions, odds};
 use super::policy::play_turn;
 use super::race::{Course, Race, expected_turns};
 use super::roll::{best_use, reroll_options};
-use crate::analysis::{Better, Chart, Choice, Decision, Measure, Point, Review, Series};
+use crate::analysis::{Axis, Better, Chart, Choice, Decision, Measure, Point, Review, Series};
 
 /// How a game is analysed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -236,6 +236,7 @@ pub fn analyse(
     let mut tiles_series: Vec<Vec<Point>> = vec![Vec::new(); colours.len()];
     let mut win_series: Vec<Vec<Point>> = vec![Vec::new(); colours.len()];
     let mut under_way = false;
+    let mut charted = false;
     for (t, moves) in record.turns.iter().enumerate() {
         if game.is_over() || game.phase() != Phase::Roll {
             break;
@@ -255,6 +256,23 @@ pub fn analyse(
             }
             game = fresh;
             plans = vec![None; colours.len()];
+        }
+        if !charted {
+            // The charts start from the position before the first turn analysed.
+            charted = true;
+            let x = t as f64;
+            for (s, &c) in colours.iter().enumerate() {
+                let k = kept(&game, link(&game, c, options.time_limit.map(|l| Instant::now() + l)).0);
+                if let Some(n) = k.tiles {
+                    tiles_series[s].push(Point { x, y: n as f64, low: None, high: None });
+                }
+                if options.reuse {
+                    plans[s] = Some(k);
+                }
+            }
+            for (s, c) in win_chances(&game, options).iter().enumerate() {
+                win_series[s].push(Point { x, y: c.0, low: Some(c.1), high: Some(c.2) });
+            }
         }
         let Some(turn) = split_turn(moves) else { break };
         if moves.last() != Some(&Move::End) {
@@ -481,6 +499,7 @@ pub fn analyse(
     let mut review = Review::new("railways", title, names.clone(), measure, decisions);
     review.charts.push(Chart {
         title: "Win chances after each turn".to_owned(),
+        axis: Axis::Turn,
         x_label: "turn".to_owned(),
         y_label: "chance to win".to_owned(),
         series: names
@@ -491,6 +510,7 @@ pub fn analyse(
     });
     review.charts.push(Chart {
         title: "Tiles still needed after each turn".to_owned(),
+        axis: Axis::Turn,
         x_label: "turn".to_owned(),
         y_label: "fewest tiles to link all four cities".to_owned(),
         series: names
