@@ -112,7 +112,11 @@ fn full() {
         links += t.elapsed();
         if !game.is_over() {
             let t = Instant::now();
-            black_box(odds(&game, OddsOptions { games: Some(AnalysisOptions::default().games), ..OddsOptions::default() }, &|| {}));
+            black_box(odds(
+                &game,
+                OddsOptions { games: Some(AnalysisOptions::default().games), ..OddsOptions::default() },
+                &|| {},
+            ));
             chances += t.elapsed();
         }
     }

@@ -26,11 +26,11 @@ pub struct AnalyseFlags {
     #[arg(long)]
     pub force: bool,
     /// Search threads (default: one per core); the review is the same on any number.
-    #[arg(long, value_name = "T", value_parser = crate::flags::threads)]
+    #[arg(long, value_name = "T", allow_negative_numbers = true, value_parser = crate::flags::threads)]
     pub threads: Option<usize>,
     /// Stop each position's search after this many seconds; the values it could not prove are
     /// labelled not proven.
-    #[arg(long, value_name = "S", value_parser = crate::flags::seconds)]
+    #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = crate::flags::seconds)]
     pub time_limit: Option<Duration>,
     /// No progress bar.
     #[arg(long, short)]

@@ -41,8 +41,11 @@ fn the_json_review_of_two_turns_has_every_decision_with_its_values_and_the_page_
         for field in ["played", "best"] {
             assert!(d[field]["text"].is_string() && d[field]["moves"].is_array(), "{d}");
         }
-        let (before, after, loss) =
-            (d["value_before"].as_f64().expect("a value"), d["value_after"].as_f64().expect("a value"), d["loss"].as_f64().expect("a loss"));
+        let (before, after, loss) = (
+            d["value_before"].as_f64().expect("a value"),
+            d["value_after"].as_f64().expect("a value"),
+            d["loss"].as_f64().expect("a loss"),
+        );
         assert!(loss >= 0.0 && (loss - (after - before).max(0.0)).abs() < 1e-9, "{d}");
         assert_eq!(d["best_value_after"], d["value_before"]);
         let after_turn = &d["details"]["after"]["players"];
@@ -103,13 +106,17 @@ fn bad_records_exit_2_naming_the_move_and_the_rule() {
     let err = refused("illegal.json", &serde_json::to_string(&illegal).expect("JSON"));
     assert!(err.contains(&format!("turns[2][{a}] (build")), "{err}");
     // The move for the wrong player: turn 1 is yellow's.
-    let text = serde_json::to_string(&record.turns[..2]).expect("JSON").replace("\"player\":\"yellow\"", "\"player\":\"red\"");
+    let text =
+        serde_json::to_string(&record.turns[..2]).expect("JSON").replace("\"player\":\"yellow\"", "\"player\":\"red\"");
     let wrong = format!("{{\"seats\": [\"blue\", \"yellow\", \"red\", \"purple\"], \"seed\": 7, \"turns\": {text}}}");
     let err = refused("wrong-player.json", &wrong);
     assert!(err.contains("turns[1][0] (red rolls") && err.contains("yellow's") && err.contains("rulebook"), "{err}");
     // A record of another game (a Cubes of Europe record).
     let err = refused("coe.json", r#"{"seed": 3, "start": 4, "moves": []}"#);
-    assert!(err.contains("coe.json") && (err.contains("seed") || err.contains("start") || err.contains("seats")), "{err}");
+    assert!(
+        err.contains("coe.json") && (err.contains("seed") || err.contains("start") || err.contains("seats")),
+        "{err}"
+    );
     // A truncated file.
     let err = refused("truncated.json", &SAMPLE_GAME_JSON[..SAMPLE_GAME_JSON.len() / 2]);
     assert!(err.contains("truncated.json:") && err.contains("EOF while parsing"), "{err}");

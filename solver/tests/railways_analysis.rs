@@ -181,7 +181,11 @@ fn the_advice_played_loses_nothing_and_one_build_short_loses_exactly_its_value()
         assert!((d.value_after - after).abs() < 1e-9, "seed {seed}, turn {t}: {} vs {after}", d.value_after);
         assert!((d.loss - (after - best).max(0.0)).abs() < 1e-9);
         // Every other decision still plays the advice.
-        assert!(lossy.iter().all(|l| l.index == d.index), "seed {seed}: losses at {:?}", lossy.iter().map(|l| l.index).collect::<Vec<_>>());
+        assert!(
+            lossy.iter().all(|l| l.index == d.index),
+            "seed {seed}: losses at {:?}",
+            lossy.iter().map(|l| l.index).collect::<Vec<_>>()
+        );
         checked += usize::from(d.loss > 0.0);
     }
     assert!(checked >= 1, "only {checked} of the short turns lost anything");

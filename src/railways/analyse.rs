@@ -34,7 +34,8 @@ pub fn run(a: AnalyseArgs) -> anyhow::Result<()> {
     let (_, content) = super::load_content(a.content.as_deref())?;
     let (label, text) = text_or_embedded(a.record.as_deref(), SAMPLE_GAME_LABEL, SAMPLE_GAME_JSON)?;
     let (record, _) = read(content.clone(), &label, &text).map_err(|e| bad(e.to_string()))?;
-    let options = AnalysisOptions { games: a.games, seed: a.seed, time_limit: a.flags.time_limit, reuse: true, from_turn: 0 };
+    let options =
+        AnalysisOptions { games: a.games, seed: a.seed, time_limit: a.flags.time_limit, reuse: true, from_turn: 0 };
     let bar = crate::flags::progress(record.turns.len() as u64, "turns", a.flags.quiet || a.flags.json);
     let title = format!("Railways Express · {label}");
     let analysis = signalbox_solver::threads::install(a.flags.threads, || {

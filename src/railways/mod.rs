@@ -23,8 +23,6 @@ use signalbox_solver::railways::roll::{Advice, best_use};
 
 use crate::input::{bad, check_new, read_text, text_or_embedded, write_new};
 
-
-
 /// Railways Express commands.
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -391,7 +389,11 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
                 _ => None,
             })
             .collect();
-        write_new(path, &signalbox_render::railways::picture::position_svg(&game, player, tiles, &advised, &title), a.force)?;
+        write_new(
+            path,
+            &signalbox_render::railways::picture::position_svg(&game, player, tiles, &advised, &title),
+            a.force,
+        )?;
     }
     if a.json {
         let tiles: Vec<serde_json::Value> = plan

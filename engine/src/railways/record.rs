@@ -148,13 +148,7 @@ fn track_letters(face: TrackFace) -> &'static str {
 
 /// A roll in the words a record accepts: `SS,SC,plains,any`.
 pub fn roll_words(roll: Roll) -> String {
-    format!(
-        "{},{},{},{}",
-        track_letters(roll.track[0]),
-        track_letters(roll.track[1]),
-        roll.terrain[0],
-        roll.terrain[1]
-    )
+    format!("{},{},{},{}", track_letters(roll.track[0]), track_letters(roll.track[1]), roll.terrain[0], roll.terrain[1])
 }
 
 impl fmt::Display for Move {
@@ -188,20 +182,26 @@ impl std::str::FromStr for Move {
         let words: Vec<&str> = s.split_whitespace().collect();
         let fail = |why: &str| format!("{text:?} is not a move: {why}");
         match words.as_slice() {
-            ["roll", rest @ ..] => Ok(Move::Roll { roll: rest.concat().parse().map_err(|e: String| fail(&e))?, player: None }),
+            ["roll", rest @ ..] => {
+                Ok(Move::Roll { roll: rest.concat().parse().map_err(|e: String| fail(&e))?, player: None })
+            }
             [colour, "rolls", rest @ ..] => {
                 let player = colour.parse().map_err(|e: String| fail(&e))?;
                 Ok(Move::Roll { roll: rest.concat().parse().map_err(|e: String| fail(&e))?, player: Some(player) })
             }
             ["reroll" | "re-roll", ..] => {
                 let body = s.split_once(char::is_whitespace).map_or("", |(_, b)| b);
-                let (dice, roll) = body.split_once(':').ok_or_else(|| fail("expected the dice, a colon, then all four dice"))?;
+                let (dice, roll) =
+                    body.split_once(':').ok_or_else(|| fail("expected the dice, a colon, then all four dice"))?;
                 let dice = dice
                     .split(" and ")
                     .map(|d| match d.split_whitespace().collect::<Vec<_>>().as_slice() {
                         ["track", "die", i @ ("0" | "1")] => Ok(Die::Track(i.parse().unwrap_or(0))),
                         ["terrain", "die", i @ ("0" | "1")] => Ok(Die::Terrain(i.parse().unwrap_or(0))),
-                        _ => Err(fail(&format!("{:?} is not a die: expected track die 0 or 1, terrain die 0 or 1", d.trim()))),
+                        _ => Err(fail(&format!(
+                            "{:?} is not a die: expected track die 0 or 1, terrain die 0 or 1",
+                            d.trim()
+                        ))),
                     })
                     .collect::<Result<Vec<Die>, String>>()?;
                 let roll = roll.replace(char::is_whitespace, "").parse().map_err(|e: String| fail(&e))?;

@@ -29,17 +29,29 @@ pub fn turning_boards(analysis: &Analysis) -> Vec<TurningBoards> {
             );
             let played = board(
                 format!("played: {}", d.played.text),
-                position_svg(&b.played, b.colour, &b.played_plan, &b.played_builds, &[
-                    format!("{head}: played"),
-                    format!("{} expected turns still needed", crate_number(d.value_after)),
-                ]),
+                position_svg(
+                    &b.played,
+                    b.colour,
+                    &b.played_plan,
+                    &b.played_builds,
+                    &[
+                        format!("{head}: played"),
+                        format!("{} expected turns still needed", crate_number(d.value_after)),
+                    ],
+                ),
             );
             let best = board(
                 format!("best: {}", d.best.text),
-                position_svg(&b.best, b.colour, &b.best_plan, &b.best_builds, &[
-                    format!("{head}: best"),
-                    format!("{} expected turns still needed", crate_number(d.best_value_after)),
-                ]),
+                position_svg(
+                    &b.best,
+                    b.colour,
+                    &b.best_plan,
+                    &b.best_builds,
+                    &[
+                        format!("{head}: best"),
+                        format!("{} expected turns still needed", crate_number(d.best_value_after)),
+                    ],
+                ),
             );
             Some(TurningBoards { decision: i, before, played, best })
         })

@@ -484,7 +484,10 @@ pub fn analyse(
             .collect();
         for d in decisions.iter_mut().filter(|d| d.turn == t + 1) {
             if let Some(obj) = d.details.as_object_mut() {
-                obj.insert("after".to_owned(), json!({"players": players, "games": options.games, "seed": options.seed}));
+                obj.insert(
+                    "after".to_owned(),
+                    json!({"players": players, "games": options.games, "seed": options.seed}),
+                );
             }
         }
         progress();
@@ -533,7 +536,9 @@ pub fn analyse(
     }
     if game.is_over() {
         let winners: Vec<&str> = game.winners().iter().map(|c| c.name()).collect();
-        review.facts.push(format!("winner: {}", if winners.is_empty() { "none".to_owned() } else { winners.join(", ") }));
+        review
+            .facts
+            .push(format!("winner: {}", if winners.is_empty() { "none".to_owned() } else { winners.join(", ") }));
     }
     Ok(Analysis { review, boards })
 }
@@ -555,7 +560,11 @@ fn win_chances(game: &Game, options: AnalysisOptions) -> Vec<(f64, f64, f64)> {
     if options.games == 0 {
         return Vec::new();
     }
-    let o = odds(game, OddsOptions { games: Some(options.games), time_limit: None, seed: options.seed, threads: None }, &|| {});
+    let o = odds(
+        game,
+        OddsOptions { games: Some(options.games), time_limit: None, seed: options.seed, threads: None },
+        &|| {},
+    );
     o.chances.iter().map(|c| (c.chance, c.interval.0, c.interval.1)).collect()
 }
 
@@ -612,7 +621,10 @@ pub fn sample_text(record: &RecordSetup) -> String {
         .turns
         .iter()
         .map(|turn| {
-            let moves: Vec<String> = turn.iter().map(|m| format!("    {}", serde_json::to_string(&m.to_string()).unwrap_or_default())).collect();
+            let moves: Vec<String> = turn
+                .iter()
+                .map(|m| format!("    {}", serde_json::to_string(&m.to_string()).unwrap_or_default()))
+                .collect();
             format!("   [\n{}\n   ]", moves.join(",\n"))
         })
         .collect();
