@@ -36,7 +36,7 @@ pub fn turning_boards(analysis: &Analysis) -> Vec<TurningBoards> {
                     &b.played_builds,
                     &[
                         format!("{head}: played"),
-                        format!("{} expected turns still needed", crate_number(d.value_after)),
+                        format!("{} expected turns still needed", two_places(d.value_after)),
                     ],
                 ),
             );
@@ -49,7 +49,7 @@ pub fn turning_boards(analysis: &Analysis) -> Vec<TurningBoards> {
                     &b.best_builds,
                     &[
                         format!("{head}: best"),
-                        format!("{} expected turns still needed", crate_number(d.best_value_after)),
+                        format!("{} expected turns still needed", two_places(d.best_value_after)),
                     ],
                 ),
             );
@@ -59,6 +59,6 @@ pub fn turning_boards(analysis: &Analysis) -> Vec<TurningBoards> {
 }
 
 /// A value to two places.
-fn crate_number(v: f64) -> String {
+fn two_places(v: f64) -> String {
     format!("{v:.2}")
 }
