@@ -34,10 +34,7 @@ pub fn turning_boards(analysis: &Analysis) -> Vec<TurningBoards> {
                     b.colour,
                     &b.played_plan,
                     &b.played_builds,
-                    &[
-                        format!("{head}: played"),
-                        format!("{} expected turns still needed", two_places(d.value_after)),
-                    ],
+                    &[format!("{head}: played"), format!("{} expected turns still needed", two_places(d.value_after))],
                 ),
             );
             let best = board(
