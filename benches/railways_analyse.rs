@@ -36,7 +36,7 @@ mod criterion_dir;
 use criterion_dir::criterion_dir;
 
 /// The sample's last turns analysed by the timed cases.
-const LAST: usize = 4;
+const LAST: usize = 3;
 
 fn write_answer(group: &str, function: &str, parameter: &str, answer: serde_json::Value) {
     let dir = criterion_dir().join(group).join(function).join(parameter);
@@ -67,7 +67,7 @@ fn slice(c: &mut Criterion) {
     write_answer("rx_analyse", "reuse", &case, json!({"decisions": with.decisions.len(), "total_loss": total}));
     write_answer("rx_analyse", "scratch", &case, json!({"decisions": without.decisions.len(), "total_loss": total}));
     let mut group = c.benchmark_group("rx_analyse");
-    group.sample_size(10).measurement_time(Duration::from_secs(20));
+    group.sample_size(10).measurement_time(Duration::from_secs(10));
     for (name, reuse) in [("reuse", true), ("scratch", false)] {
         group.bench_with_input(BenchmarkId::new(name, &case), &reuse, |b, &reuse| {
             b.iter(|| review(black_box(&content), &record, reuse, from))
