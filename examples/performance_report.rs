@@ -990,9 +990,19 @@ fn analysis_section(w: &mut String, dir: &Path) {
     let _ = writeln!(w, "| game | case | with reuse | from scratch | ratio |");
     let _ = writeln!(w, "|---|---|---:|---:|---:|");
     let get = |g: &BTreeMap<String, BTreeMap<String, Case>>, f: &str, p: &str| g.get(f).and_then(|m| m.get(p)).cloned();
-    pair_row(w, "The Cubes of Europe | seeds 1 to 5, games of 6 turns", get(&coe, "reuse", "turns6").as_ref(), get(&coe, "scratch", "turns6").as_ref());
+    pair_row(
+        w,
+        "The Cubes of Europe | seeds 1 to 5, games of 6 turns",
+        get(&coe, "reuse", "turns6").as_ref(),
+        get(&coe, "scratch", "turns6").as_ref(),
+    );
     pair_row(w, "The Cubes of Europe | the sample game (seed 1, whole)", get(&coe, "reuse", "seed1").as_ref(), None);
-    pair_row(w, "Cube Express | the sample game", get(&cube, "reuse", "sample").as_ref(), get(&cube, "scratch", "sample").as_ref());
+    pair_row(
+        w,
+        "Cube Express | the sample game",
+        get(&cube, "reuse", "sample").as_ref(),
+        get(&cube, "scratch", "sample").as_ref(),
+    );
     if let Some(fast) = rail.get("reuse") {
         for (case, c) in fast {
             pair_row(w, &format!("Railways Express | {case}"), Some(c), get(&rail, "scratch", case).as_ref());

@@ -1,5 +1,7 @@
 //! `signalbox railways ...`: Railways Express commands.
 
+mod analyse;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -100,6 +102,20 @@ enum Command {
     ///   signalbox railways odds --time-limit 60 --threads 2
     #[command(verbatim_doc_comment)]
     Odds(OddsArgs),
+    /// The review of a played game (docs/formats/railways-position.md, Record), turn by turn:
+    /// the roll, any re-roll, the builds played and the best use of the roll (as plan --roll
+    /// finds it), the expected turns lost (lower is better: docs/rules/railways-express.md,
+    /// A1), every player's tiles still needed and win chances after the turn (with their 95%
+    /// intervals, from --games games per turn), the turning points and a summary per player.
+    /// With no RECORD, an embedded sample game of four players (some turns played one build
+    /// short on purpose). Decision turns count from 1: turn N is the record's turns[N-1].
+    ///
+    /// Examples:
+    ///   signalbox railways analyse
+    ///   signalbox railways analyse game.json --html review.html
+    ///   signalbox railways analyse --json --games 100
+    #[command(verbatim_doc_comment)]
+    Analyse(analyse::AnalyseArgs),
 }
 
 /// Where the components and the position come from.
@@ -199,6 +215,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Command::Check(a) => check(&a),
         Command::Replay(a) => run_replay(&a),
         Command::Odds(a) => run_odds(a),
+        Command::Analyse(a) => analyse::run(a),
     }
 }
 

@@ -1,8 +1,9 @@
 //! Railways Express: the fewest tiles that link a player's cities ([`link`], checked against
 //! [`reference`]), the expected turns to build a plan under the dice ([`race`]), the best use of
 //! a roll ([`roll`]), a player that plays by them ([`policy`]), and win chances by simulation
-//! ([`odds`]).
+//! ([`odds`]); and the review of a played game turn by turn ([`analysis`]).
 
+pub mod analysis;
 pub mod link;
 pub mod odds;
 pub mod policy;
