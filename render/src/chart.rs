@@ -3,7 +3,7 @@
 //! deficiency), its own marker shape and dash pattern, so that no line is known by colour alone;
 //! intervals as shaded bands; the turning points as numbered vertical marks.
 
-use signalbox_solver::analysis::{Chart, Point, number};
+use signalbox_solver::analysis::{Chart, Point};
 use svg::Document;
 use svg::Node as _;
 use svg::node::element::{Circle, Group, Line, Path, Polygon, Rectangle, Text, Title};
@@ -90,6 +90,13 @@ fn step(span: f64, count: f64) -> f64 {
         }
 }
 
+/// A tick label: the value with no trailing zeros ("0.8", not "0.800").
+fn tick(v: f64) -> String {
+    let s = format!("{v:.3}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" { "0".to_owned() } else { s.to_owned() }
+}
+
 fn text(x: f64, y: f64, size: f64, anchor: &str, s: &str) -> Text {
     Text::new(s)
         .set("x", x)
@@ -141,14 +148,14 @@ pub fn line_chart(chart: &Chart, marks: &[(f64, usize)]) -> String {
     let mut y = y0;
     while y <= y1 + ystep / 2.0 {
         grid = grid.add(Line::new().set("x1", LEFT).set("x2", WIDTH - RIGHT).set("y1", sy(y)).set("y2", sy(y)));
-        labels = labels.add(text(LEFT - 6.0, sy(y) + 4.0, 11.0, "end", &number(y)));
+        labels = labels.add(text(LEFT - 6.0, sy(y) + 4.0, 11.0, "end", &tick(y)));
         y += ystep;
     }
     let xstep = step(x1 - x0, 10.0).max(1.0);
     let mut x = (x0 / xstep).ceil() * xstep;
     while x <= x1 + 1e-9 {
         grid = grid.add(Line::new().set("x1", sx(x)).set("x2", sx(x)).set("y1", TOP).set("y2", TOP + PLOT_HEIGHT));
-        labels = labels.add(text(sx(x), TOP + PLOT_HEIGHT + 16.0, 11.0, "middle", &number(x)));
+        labels = labels.add(text(sx(x), TOP + PLOT_HEIGHT + 16.0, 11.0, "middle", &tick(x)));
         x += xstep;
     }
     doc = doc.add(grid).add(labels);
@@ -322,5 +329,8 @@ mod tests {
         assert_eq!(step(10.0, 5.0), 2.0);
         assert_eq!(step(0.9, 5.0), 0.2);
         assert_eq!(step(47.0, 5.0), 10.0);
+        assert_eq!(tick(0.8), "0.8");
+        assert_eq!(tick(20.0), "20");
+        assert_eq!(tick(-0.0), "0");
     }
 }
