@@ -72,7 +72,9 @@ fn load_functions(dir: &Path, group: &str, functions: &[&str]) -> BTreeMap<Strin
             // A case without an answer file is still read when criterion measured it.
             let answer = match read_json(&path.join("answer.json")) {
                 Some(answer) => answer,
-                None if entry.file_name() != "report" && path.join("new").join("estimates.json").is_file() => Value::Null,
+                None if entry.file_name() != "report" && path.join("new").join("estimates.json").is_file() => {
+                    Value::Null
+                }
                 None => continue,
             };
             let skipped = answer.get("skipped").is_some_and(|s| !s.is_null());
@@ -1010,7 +1012,8 @@ fn analysis_section(w: &mut String, dir: &Path) {
     );
     if let Some(fast) = rail.get("reuse") {
         for (case, c) in fast {
-            let label = case.strip_prefix("last-").map_or_else(|| case.clone(), |n| format!("the sample's last {n} turns"));
+            let label =
+                case.strip_prefix("last-").map_or_else(|| case.clone(), |n| format!("the sample's last {n} turns"));
             pair_row(w, &format!("Railways Express | {label}"), Some(c), get(&rail, "scratch", case).as_ref());
         }
     }
