@@ -6,7 +6,6 @@ use std::time::{Duration, Instant};
 
 use clap::Subcommand;
 use serde_json::json;
-use signalbox_engine::cube_express::action::Action;
 use signalbox_engine::cube_express::catalogue::{Content, ContentError, HOUSE_SET_LABEL, HOUSE_SET_TOML};
 use signalbox_engine::cube_express::describe::plural;
 use signalbox_engine::cube_express::game::Game;
@@ -367,7 +366,7 @@ fn solo(a: SoloArgs) -> anyhow::Result<()> {
     for (t, (actions, g)) in found.turns.iter().zip(&games).enumerate() {
         let after = games.get(t + 1).map_or(points(g), points);
         say!("Turn {} (points banked: {} before the turn, {after} after):", t + 1, points(g));
-        for (i, words) in describe_turn(g, actions).iter().enumerate() {
+        for (i, words) in g.describe_turn(actions).iter().enumerate() {
             say!("  {:>2}. {words}", i + 1);
         }
     }
@@ -507,7 +506,7 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
     if let Some(why) = &planned.fallback {
         say!("Note: the programs failed ({why}).");
     }
-    for (i, words) in describe_turn(&game, &planned.actions).iter().enumerate() {
+    for (i, words) in game.describe_turn(&planned.actions).iter().enumerate() {
         say!("  {:>2}. {words}", i + 1);
     }
     say!(
@@ -528,20 +527,4 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
 fn content_label(content: &Content) -> String {
     let mark = if content.house_set { " (house set, not the publisher's components)" } else { "" };
     format!("{}{mark}", content.name)
-}
-
-/// A turn's actions in words, each as taken in the game at that point (the engine's
-/// [`Game::describe`]), from `game` at the start of the turn.
-fn describe_turn(game: &Game, actions: &[Action]) -> Vec<String> {
-    let mut g = game.clone();
-    actions
-        .iter()
-        .map(|a| {
-            let words = g.describe(a);
-            // The plan has been replayed by the engine; an action that does not apply is
-            // described as it stands.
-            let _ = g.apply(a);
-            words
-        })
-        .collect()
 }

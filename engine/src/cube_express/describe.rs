@@ -256,3 +256,20 @@ impl Game {
         out
     }
 }
+
+impl Game {
+    /// A turn's actions in words, one per step, each described as taken at that point of the
+    /// turn (see [`Game::describe`]), from this game at the start of the turn. An action that
+    /// does not apply is described as it stands, and the rest from the game before it.
+    pub fn describe_turn(&self, actions: &[Action]) -> Vec<String> {
+        let mut g = self.clone();
+        actions
+            .iter()
+            .map(|a| {
+                let words = g.describe(a);
+                let _ = g.apply(a);
+                words
+            })
+            .collect()
+    }
+}

@@ -150,24 +150,11 @@ fn analyse_turn(before: &Game, after: &Game, t: usize, options: &PlanOptions) ->
     })
 }
 
-/// A turn's actions in the words `cube-express plan` prints, one per step, from `game` at the
-/// start of the turn.
-pub fn turn_words(game: &Game, actions: &[Action]) -> Vec<String> {
-    let mut g = game.clone();
-    actions
-        .iter()
-        .map(|a| {
-            let words = g.describe(a);
-            let _ = g.apply(a);
-            words
-        })
-        .collect()
-}
-
 /// A turn in words on one line: its steps joined by "; ", the end of the turn left out unless it
 /// discards.
 pub fn turn_text(game: &Game, actions: &[Action]) -> String {
-    let shown: Vec<String> = turn_words(game, actions)
+    let shown: Vec<String> = game
+        .describe_turn(actions)
         .into_iter()
         .zip(actions)
         .filter(|(_, a)| !matches!(a, Action::End { discard } if discard.total() == 0))
