@@ -1,0 +1,494 @@
+//! Collections: made from a seed (byte for byte the same on any number of threads), written as one
+//! JSON file per puzzle and a manifest, read back and checked against a fresh solve.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::kind::{Kind, find};
+use crate::puzzle::{Difficulty, FORMAT, Puzzle, PuzzleError, Verdict, differences};
+
+/// The manifest's file name in a collection folder.
+pub const MANIFEST: &str = "collection.json";
+
+/// Candidate numbers stay below this (ten digits), so that ids are short.
+const CANDIDATES: u64 = 10_000_000_000;
+
+/// Candidates are solved in parallel in chunks of this many; the result does not depend on it.
+const CHUNK: u64 = 24;
+
+/// The candidate number of the `index`-th candidate of a collection made from `seed` (a
+/// SplitMix64 step of both, reduced to ten digits). Documented in `docs/formats/puzzles.md`, so
+/// that it never changes.
+pub fn candidate_number(seed: u64, index: u64) -> u64 {
+    let mut z = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(index).wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (z ^ (z >> 31)) % CANDIDATES
+}
+
+/// A puzzle's id: its kind and candidate number.
+pub fn id(kind: &dyn Kind, candidate: u64) -> String {
+    format!("{}-{candidate}", kind.name())
+}
+
+/// Reads an id (`coe-max-1234567`) back into its kind and candidate number.
+pub fn parse_id(text: &str) -> Result<(&'static dyn Kind, u64), PuzzleError> {
+    let (name, number) = text
+        .rsplit_once('-')
+        .ok_or_else(|| PuzzleError::Answer(format!("{text:?} is not a puzzle id (KIND-NUMBER)")))?;
+    let kind = find(name)?;
+    let candidate = number
+        .parse::<u64>()
+        .ok()
+        .filter(|&c| c < CANDIDATES)
+        .ok_or_else(|| PuzzleError::Answer(format!("{text:?}: {number:?} is not a candidate number")))?;
+    Ok((kind, candidate))
+}
+
+/// Why a candidate made no puzzle.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Rejected {
+    /// The candidate made no position worth solving (the kind's reason).
+    NoPosition(&'static str),
+    /// Another distinct answer reaches the best value too.
+    NotUnique,
+    /// The answer is best, but by less than the margin asked for.
+    NotClear,
+    /// The kind's solver could not answer.
+    Failed(String),
+}
+
+impl Rejected {
+    /// A short name for the statistics of a manifest.
+    pub fn reason(&self) -> String {
+        match self {
+            Rejected::NoPosition(r) => (*r).to_string(),
+            Rejected::NotUnique => "two answers tie".to_string(),
+            Rejected::NotClear => "margin too small".to_string(),
+            Rejected::Failed(_) => "solver failed".to_string(),
+        }
+    }
+}
+
+/// Makes the puzzle of one candidate, or says why there is none.
+pub fn make_one(kind: &dyn Kind, candidate: u64, margin: f64) -> Result<Puzzle, Rejected> {
+    let position = kind.position(candidate).map_err(Rejected::NoPosition)?;
+    let solved = kind.solve(&position).map_err(|e| Rejected::Failed(e.to_string()))?;
+    match solved.proof.margin {
+        Some(m) if m.abs() < 1e-9 => return Err(Rejected::NotUnique),
+        _ if !solved.proof.clear_by(margin) => return Err(Rejected::NotClear),
+        _ => {}
+    }
+    let question = kind.question(&position).map_err(|e| Rejected::Failed(e.to_string()))?;
+    Ok(Puzzle {
+        format: FORMAT,
+        id: id(kind, candidate),
+        game: kind.game().to_string(),
+        kind: kind.name().to_string(),
+        candidate,
+        margin,
+        question,
+        position,
+        answer: solved.answer,
+        grade: solved.grade,
+        themes: solved.themes,
+        proof: solved.proof,
+    })
+}
+
+/// What to make.
+#[derive(Clone, Debug)]
+pub struct Request {
+    /// How many puzzles.
+    pub count: usize,
+    /// The collection's seed.
+    pub seed: u64,
+    /// Keep only puzzles of this difficulty.
+    pub difficulty: Option<Difficulty>,
+    /// Keep only puzzles with this theme.
+    pub theme: Option<String>,
+    /// Keep only puzzles whose answer beats every other by this much (the kind's default if
+    /// `None`).
+    pub margin: Option<f64>,
+    /// Give up after this many candidates (the collection is then short, and says so).
+    pub max_candidates: u64,
+    /// How many puzzles of each difficulty at most, in a collection that mixes them (`None`: no
+    /// limit). With `count` 30 and `per_difficulty` 10 a collection holds ten of each.
+    pub per_difficulty: Option<usize>,
+}
+
+/// Counts of what a collection's making went through; no time in it, so that a collection is the
+/// same byte for byte whenever it is made.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Stats {
+    /// Candidates looked at, up to the last one kept.
+    pub candidates: u64,
+    /// Puzzles kept.
+    pub kept: u64,
+    /// Candidates passed over, by reason.
+    pub rejected: BTreeMap<String, u64>,
+    /// Puzzles kept, by difficulty.
+    pub difficulties: BTreeMap<String, u64>,
+    /// Puzzles kept, by theme (a puzzle counts once for each of its themes).
+    pub themes: BTreeMap<String, u64>,
+}
+
+/// One puzzle as the manifest lists it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Entry {
+    /// The id.
+    pub id: String,
+    /// The file, relative to the collection folder.
+    pub file: String,
+    /// Its difficulty.
+    pub difficulty: Difficulty,
+    /// Its themes.
+    pub themes: Vec<String>,
+}
+
+/// A collection's manifest (`collection.json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// The format version.
+    pub format: u32,
+    /// The kind.
+    pub kind: String,
+    /// The game.
+    pub game: String,
+    /// The kind's title.
+    pub title: String,
+    /// The seed.
+    pub seed: u64,
+    /// How many puzzles were asked for.
+    pub count: usize,
+    /// The difficulty asked for, if any.
+    pub difficulty: Option<Difficulty>,
+    /// The theme asked for, if any.
+    pub theme: Option<String>,
+    /// The margin every answer clears.
+    pub margin: f64,
+    /// At most this many of each difficulty, if set.
+    pub per_difficulty: Option<usize>,
+    /// The command that makes this collection again.
+    pub command: String,
+    /// Whether the collection holds fewer puzzles than asked (the candidate limit was reached).
+    pub short: bool,
+    /// The puzzles, in the order they were found.
+    pub puzzles: Vec<Entry>,
+    /// What the making went through.
+    pub stats: Stats,
+}
+
+/// A collection: the manifest and its puzzles.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Collection {
+    /// The manifest.
+    pub manifest: Manifest,
+    /// The puzzles, in the manifest's order.
+    pub puzzles: Vec<Puzzle>,
+}
+
+/// The command line that makes a collection of this request again.
+pub fn command(kind: &dyn Kind, request: &Request, margin: f64) -> String {
+    let mut c =
+        format!("signalbox puzzles make --game {} --count {} --seed {}", kind.name(), request.count, request.seed);
+    if let Some(d) = request.difficulty {
+        c += &format!(" --difficulty {d}");
+    }
+    if let Some(t) = &request.theme {
+        c += &format!(" --theme {t}");
+    }
+    if (margin - kind.default_margin()).abs() > 1e-12 {
+        c += &format!(" --margin {}", crate::puzzle::number(margin));
+    }
+    if let Some(p) = request.per_difficulty {
+        c += &format!(" --per-difficulty {p}");
+    }
+    c
+}
+
+/// Makes a collection: candidates in order from the seed, each solved (in parallel, on the
+/// current rayon pool), kept in candidate order when unique, clear by the margin and matching the
+/// filters, until `count` are kept. `progress` is told the number kept so far.
+pub fn make(kind: &dyn Kind, request: &Request, progress: &(dyn Fn(usize) + Sync)) -> Result<Collection, PuzzleError> {
+    if let Some(theme) = &request.theme
+        && !kind.themes().iter().any(|t| t.name == theme)
+    {
+        return Err(PuzzleError::Answer(format!(
+            "the kind {} has no theme {theme:?}; its themes are {}",
+            kind.name(),
+            kind.themes().iter().map(|t| t.name).collect::<Vec<_>>().join(", ")
+        )));
+    }
+    let margin = request.margin.unwrap_or(kind.default_margin());
+    let mut puzzles = Vec::new();
+    let mut stats = Stats::default();
+    let mut per = BTreeMap::<Difficulty, usize>::new();
+    let mut pending = BTreeMap::<String, u64>::new();
+    let mut index = 0u64;
+    'outer: while puzzles.len() < request.count && index < request.max_candidates {
+        let end = (index + CHUNK).min(request.max_candidates);
+        let results: Vec<Result<Puzzle, Rejected>> =
+            (index..end).into_par_iter().map(|i| make_one(kind, candidate_number(request.seed, i), margin)).collect();
+        for result in results {
+            index += 1;
+            let reason = match result {
+                Ok(p) if request.difficulty.is_some_and(|d| d != p.grade.difficulty) => "other difficulty".to_string(),
+                Ok(p) if request.theme.as_ref().is_some_and(|t| !p.themes.contains(t)) => "other theme".to_string(),
+                Ok(p)
+                    if request
+                        .per_difficulty
+                        .is_some_and(|n| per.get(&p.grade.difficulty).copied().unwrap_or(0) >= n) =>
+                {
+                    "difficulty already full".to_string()
+                }
+                Ok(p) => {
+                    *per.entry(p.grade.difficulty).or_default() += 1;
+                    for (r, n) in std::mem::take(&mut pending) {
+                        *stats.rejected.entry(r).or_default() += n;
+                    }
+                    stats.candidates = index;
+                    puzzles.push(p);
+                    progress(puzzles.len());
+                    if puzzles.len() == request.count {
+                        break 'outer;
+                    }
+                    continue;
+                }
+                Err(r) => r.reason(),
+            };
+            *pending.entry(reason).or_default() += 1;
+        }
+    }
+    let short = puzzles.len() < request.count;
+    if short {
+        for (r, n) in pending {
+            *stats.rejected.entry(r).or_default() += n;
+        }
+        stats.candidates = index;
+    }
+    stats.kept = puzzles.len() as u64;
+    for p in &puzzles {
+        *stats.difficulties.entry(p.grade.difficulty.name().to_string()).or_default() += 1;
+        for t in &p.themes {
+            *stats.themes.entry(t.clone()).or_default() += 1;
+        }
+    }
+    let manifest = Manifest {
+        format: FORMAT,
+        kind: kind.name().to_string(),
+        game: kind.game().to_string(),
+        title: kind.title().to_string(),
+        seed: request.seed,
+        count: request.count,
+        difficulty: request.difficulty,
+        theme: request.theme.clone(),
+        margin,
+        per_difficulty: request.per_difficulty,
+        command: command(kind, request, margin),
+        short,
+        puzzles: puzzles
+            .iter()
+            .map(|p| Entry {
+                id: p.id.clone(),
+                file: format!("{}.json", p.id),
+                difficulty: p.grade.difficulty,
+                themes: p.themes.clone(),
+            })
+            .collect(),
+        stats,
+    };
+    Ok(Collection { manifest, puzzles })
+}
+
+/// A value as the files hold it: pretty JSON and a final newline.
+pub fn to_json<T: Serialize>(value: &T) -> String {
+    let mut s = serde_json::to_string_pretty(value).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    s.push('\n');
+    s
+}
+
+fn io_error(path: &Path, e: impl std::fmt::Display) -> PuzzleError {
+    PuzzleError::File { path: path.display().to_string(), message: e.to_string() }
+}
+
+/// Whether `dir` can take a collection: it does not exist, or is empty, or `force` is set (its
+/// old puzzle files and manifest are then replaced). A folder left half-written by a crash
+/// (`DIR.partial`) is removed, not fatal.
+pub fn check_out_dir(dir: &Path, force: bool) -> Result<(), PuzzleError> {
+    if dir.exists() {
+        if !dir.is_dir() {
+            return Err(io_error(dir, "exists and is not a folder"));
+        }
+        let mut entries = std::fs::read_dir(dir).map_err(|e| io_error(dir, e))?;
+        if entries.next().is_some() && !force {
+            return Err(io_error(dir, "is not empty; pass --force to replace its collection"));
+        }
+    }
+    Ok(())
+}
+
+fn partial_dir(dir: &Path) -> PathBuf {
+    let mut name = dir.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    name.push(".partial");
+    dir.with_file_name(name)
+}
+
+/// Writes a collection into `dir`: first into `DIR.partial` beside it, then moved into place, so
+/// that a crash never leaves half a collection in `dir`. With `force` the old collection's files
+/// (its manifest and `*.json` puzzles) are removed first; other files in `dir` are kept.
+pub fn write(dir: &Path, collection: &Collection, force: bool) -> Result<(), PuzzleError> {
+    check_out_dir(dir, force)?;
+    let partial = partial_dir(dir);
+    if partial.exists() {
+        std::fs::remove_dir_all(&partial).map_err(|e| io_error(&partial, e))?;
+    }
+    std::fs::create_dir_all(&partial).map_err(|e| io_error(&partial, e))?;
+    for p in &collection.puzzles {
+        let path = partial.join(format!("{}.json", p.id));
+        std::fs::write(&path, to_json(p)).map_err(|e| io_error(&path, e))?;
+    }
+    let path = partial.join(MANIFEST);
+    std::fs::write(&path, to_json(&collection.manifest)).map_err(|e| io_error(&path, e))?;
+    std::fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
+    for entry in std::fs::read_dir(dir).map_err(|e| io_error(dir, e))? {
+        let entry = entry.map_err(|e| io_error(dir, e))?;
+        let path = entry.path();
+        if path.extension().is_some_and(|x| x == "json") {
+            std::fs::remove_file(&path).map_err(|e| io_error(&path, e))?;
+        }
+    }
+    for entry in std::fs::read_dir(&partial).map_err(|e| io_error(&partial, e))? {
+        let entry = entry.map_err(|e| io_error(&partial, e))?;
+        let to = dir.join(entry.file_name());
+        std::fs::rename(entry.path(), &to).map_err(|e| io_error(&to, e))?;
+    }
+    std::fs::remove_dir(&partial).map_err(|e| io_error(&partial, e))
+}
+
+/// Reads a JSON file, naming the file, the line and the column of a fault.
+pub fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, PuzzleError> {
+    let text = std::fs::read_to_string(path).map_err(|e| io_error(path, format!("cannot read: {e}")))?;
+    serde_json::from_str(&text).map_err(|e| io_error(path, format!("line {}, column {}: {e}", e.line(), e.column())))
+}
+
+/// Reads one puzzle file.
+pub fn read_puzzle(path: &Path) -> Result<Puzzle, PuzzleError> {
+    let value: serde_json::Value = read_json(path)?;
+    if let Some(f) = value.get("format").and_then(|f| f.as_u64())
+        && f != u64::from(FORMAT)
+    {
+        return Err(io_error(path, format!("puzzle format {f}; this signalbox reads format {FORMAT}")));
+    }
+    serde_json::from_value(value).map_err(|e| io_error(path, format!("not a puzzle: {e}")))
+}
+
+/// Reads a collection folder: its manifest and each puzzle it lists.
+pub fn read(dir: &Path) -> Result<Collection, PuzzleError> {
+    let manifest: Manifest = read_json(&dir.join(MANIFEST))?;
+    let puzzles = manifest.puzzles.iter().map(|e| read_puzzle(&dir.join(&e.file))).collect::<Result<Vec<_>, _>>()?;
+    Ok(Collection { manifest, puzzles })
+}
+
+/// Checks one puzzle against a fresh solve of its position: the kind exists, the id matches the
+/// kind and candidate, the answer is the solver's and scores as solved, the answer is unique and
+/// clears the margin, and the proof, grade and themes are what the solver finds. Returns the
+/// problems found (none: the puzzle is good).
+pub fn check_puzzle(puzzle: &Puzzle) -> Vec<String> {
+    let kind = match find(&puzzle.kind) {
+        Ok(k) => k,
+        Err(e) => return vec![e.to_string()],
+    };
+    let mut problems = Vec::new();
+    if puzzle.game != kind.game() {
+        problems.push(format!("the game is {:?}; the kind {} is of {}", puzzle.game, kind.name(), kind.game()));
+    }
+    if puzzle.id != id(kind, puzzle.candidate) {
+        problems.push(format!("the id {:?} is not the kind and candidate {}", puzzle.id, id(kind, puzzle.candidate)));
+    }
+    let fresh = match kind.solve(&puzzle.position) {
+        Ok(s) => s,
+        Err(e) => {
+            problems.push(e.to_string());
+            return problems;
+        }
+    };
+    problems.extend(differences(puzzle, &fresh, puzzle.margin));
+    match kind.attempt(&puzzle.position, &puzzle.answer.text) {
+        Ok(a) if a.verdict == Verdict::Solved => {}
+        Ok(a) => problems.push(format!("the answer {:?} does not solve it: {:?}", puzzle.answer.text, a.verdict)),
+        Err(e) => problems.push(format!("the answer {:?}: {e}", puzzle.answer.text)),
+    }
+    match kind.question(&puzzle.position) {
+        Ok(q) if q == puzzle.question => {}
+        Ok(q) => problems.push(format!("the question is {:?}, the kind asks {q:?}", puzzle.question)),
+        Err(e) => problems.push(e.to_string()),
+    }
+    problems
+}
+
+/// The problems of one puzzle file, by file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checked {
+    /// The puzzle's id (or the file's name where it could not be read).
+    pub id: String,
+    /// The file.
+    pub file: PathBuf,
+    /// What is wrong (empty: good).
+    pub problems: Vec<String>,
+}
+
+/// Checks a collection folder (in parallel): every file the manifest lists, every puzzle file in
+/// the folder the manifest does not list, and the manifest's entries against the files. A folder
+/// without a manifest is checked as a bag of puzzle files.
+pub fn check_dir(dir: &Path) -> Result<Vec<Checked>, PuzzleError> {
+    let manifest: Option<Manifest> =
+        if dir.join(MANIFEST).exists() { Some(read_json(&dir.join(MANIFEST))?) } else { None };
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| io_error(dir, e))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json") && p.file_name().is_some_and(|n| n != MANIFEST))
+        .collect();
+    files.sort();
+    let mut out: Vec<Checked> = files
+        .par_iter()
+        .map(|file| {
+            let name = file.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
+            match read_puzzle(file) {
+                Ok(p) => {
+                    let mut problems = check_puzzle(&p);
+                    if let Some(m) = &manifest {
+                        match m.puzzles.iter().find(|e| e.id == p.id) {
+                            None => problems.push("not listed in the manifest".to_string()),
+                            Some(e) if e.difficulty != p.grade.difficulty || e.themes != p.themes => {
+                                problems.push("the manifest's difficulty or themes differ from the file's".to_string())
+                            }
+                            Some(_) => {}
+                        }
+                        if p.kind != m.kind {
+                            problems.push(format!("a {} puzzle in a {} collection", p.kind, m.kind));
+                        }
+                    }
+                    Checked { id: p.id, file: file.clone(), problems }
+                }
+                Err(e) => Checked { id: name, file: file.clone(), problems: vec![e.to_string()] },
+            }
+        })
+        .collect();
+    if let Some(m) = &manifest {
+        for e in &m.puzzles {
+            let file = dir.join(&e.file);
+            if !file.exists() {
+                out.push(Checked {
+                    id: e.id.clone(),
+                    file,
+                    problems: vec!["listed in the manifest, but the file is missing".to_string()],
+                });
+            }
+        }
+    }
+    Ok(out)
+}
