@@ -23,6 +23,7 @@ mod express01;
 mod flags;
 mod input;
 mod output;
+mod puzzles;
 mod railways;
 
 use std::process::ExitCode;
@@ -56,6 +57,10 @@ enum Game {
     /// cities, and the win chances.
     #[command(name = "railways")]
     Railways(railways::Args),
+    /// Puzzle collections of every game: make them from a seed, check them, show and try one,
+    /// print a book.
+    #[command(name = "puzzles")]
+    Puzzles(puzzles::Args),
 }
 
 fn main() -> ExitCode {
@@ -86,5 +91,6 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Game::Coe(args) => coe::run(args),
         Game::CubeExpress(args) => cube_express::run(args),
         Game::Railways(args) => railways::run(args),
+        Game::Puzzles(args) => puzzles::run(args),
     }
 }

@@ -52,7 +52,7 @@ pub fn escape(s: &str) -> String {
 }
 
 /// The game's full name, from its command name.
-fn game_name(game: &str) -> &str {
+pub(crate) fn game_name(game: &str) -> &str {
     match game {
         "coe" => "The Cubes of Europe",
         "cube-express" => "Cube Express",

@@ -1,0 +1,71 @@
+//! A collection as a printable book (drawn by `signalbox-render`'s book page): each puzzle's
+//! board and question by difficulty, then the answer key with each answer drawn.
+
+use signalbox_render::book::{Book, BookPuzzle};
+use signalbox_solver::analysis::Better;
+
+use crate::collection::Collection;
+use crate::kind::find;
+use crate::puzzle::{Difficulty, Puzzle, PuzzleError, number};
+
+/// The proof of a puzzle in a line: the best value and the runner-up's.
+pub fn proof_line(puzzle: &Puzzle, unit: &str, better: Better) -> String {
+    let best = format!("Best: {} {unit}", number(puzzle.proof.best));
+    match (puzzle.proof.runner_up, puzzle.proof.margin) {
+        (Some(r), Some(m)) => format!(
+            "{best}; every other answer {} {} at best ({} {unit} {}).",
+            if better == Better::Higher { "reaches" } else { "needs" },
+            number(r),
+            number(m),
+            if better == Better::Higher { "less" } else { "more" }
+        ),
+        _ => format!("{best}; no other answer is legal."),
+    }
+}
+
+/// The grade of a puzzle in a line: the difficulty, the rating and its factors.
+pub fn grade_line(puzzle: &Puzzle) -> String {
+    let factors: Vec<String> =
+        puzzle.grade.factors.iter().map(|(k, v)| format!("{} {}", k.replace('_', " "), number(*v))).collect();
+    format!("{}, rating {} ({})", puzzle.grade.difficulty, number(puzzle.grade.rating), factors.join(", "))
+}
+
+/// The book of a collection.
+pub fn book(collection: &Collection) -> Result<Book, PuzzleError> {
+    let m = &collection.manifest;
+    let kind = find(&m.kind)?;
+    let mut puzzles = Vec::with_capacity(collection.puzzles.len());
+    for p in &collection.puzzles {
+        puzzles.push(BookPuzzle {
+            id: p.id.clone(),
+            difficulty: p.grade.difficulty.name().to_string(),
+            question: p.question.clone(),
+            board: kind.picture(&p.position, None)?,
+            answer: p.answer.text.clone(),
+            answer_board: kind.picture(&p.position, Some(&p.answer))?,
+            proof: proof_line(p, kind.unit(), kind.better()),
+            grade: grade_line(p),
+            themes: p.themes.clone(),
+        });
+    }
+    Ok(Book {
+        game: kind.game().to_string(),
+        title: kind.title().to_string(),
+        intro: vec![
+            format!(
+                "Each puzzle has exactly one answer: the solver searched every other distinct answer and \
+                 none comes within {} {} of it.",
+                number(m.margin),
+                kind.unit()
+            ),
+            format!("How the puzzles are graded: {}", kind.grading()),
+            "To check an answer of your own: signalbox puzzles try PUZZLE.json \"ANSWER\", in the words the \
+             answer key uses."
+                .to_string(),
+        ],
+        themes: kind.themes().iter().map(|t| (t.name.to_string(), t.description.to_string())).collect(),
+        command: m.command.clone(),
+        chapters: Difficulty::ALL.iter().map(|d| d.name().to_string()).collect(),
+        puzzles,
+    })
+}
