@@ -174,21 +174,14 @@ impl Drop for Browser {
     }
 }
 
-/// What the page showed.
-struct Seen {
-    rows: usize,
-    charts: usize,
-    turning: usize,
-    boards: usize,
-}
-
 fn number(v: &Value) -> usize {
     v.as_u64().unwrap_or_else(|| panic!("a count, got {v}")) as usize
 }
 
-/// Opens `page` in a fresh tab, checks that it loads cleanly, reads its parts, saves a
-/// screenshot to `screenshot`, and checks the phone and print layouts.
-fn inspect(tag: &str, page: &Path, screenshot: &Path) -> Seen {
+/// Opens `page` in a fresh tab, checks that it loads cleanly, evaluates each of `counts` (a
+/// script expression giving a number), saves a screenshot to `screenshot`, checks the phone and
+/// print layouts, and returns the counts and the page printed to PDF (by its own page size).
+fn inspect(tag: &str, page: &Path, screenshot: &Path, counts: &[&str]) -> (Vec<usize>, Vec<u8>) {
     let mut b = Browser::start(tag);
     let target = b.call(None, "Target.createTarget", json!({ "url": "about:blank" }));
     let attached = b.call(None, "Target.attachToTarget", json!({ "targetId": target["targetId"], "flatten": true }));
@@ -208,15 +201,7 @@ fn inspect(tag: &str, page: &Path, screenshot: &Path) -> Seen {
     let problems = b.problems();
     assert!(problems.is_empty(), "{}: {problems:#?}", page.display());
 
-    let seen = Seen {
-        rows: number(&b.evaluate(&session, "document.querySelectorAll('table.moves tbody tr.decision').length")),
-        charts: number(&b.evaluate(&session, "document.querySelectorAll('figure.chart svg .series').length ? document.querySelectorAll('figure.chart svg').length : 0")),
-        turning: number(&b.evaluate(&session, "document.querySelectorAll('article.turning-point').length")),
-        boards: number(&b.evaluate(
-            &session,
-            "Array.from(document.querySelectorAll('article.turning-point figure.board svg')).filter(s => s.getBoundingClientRect().width > 50 && s.getBoundingClientRect().height > 50).length",
-        )),
-    };
+    let seen = counts.iter().map(|c| number(&b.evaluate(&session, c))).collect();
 
     let shot = b.call(s, "Page.captureScreenshot", json!({ "format": "png", "captureBeyondViewport": true }));
     let png = base64::engine::general_purpose::STANDARD
@@ -246,10 +231,28 @@ fn inspect(tag: &str, page: &Path, screenshot: &Path) -> Seen {
     b.call(s, "Emulation.setEmulatedMedia", json!({ "media": "print" }));
     let nav = b.evaluate(&session, "getComputedStyle(document.querySelector('nav')).display");
     assert_eq!(nav, json!("none"), "the print stylesheet hides the navigation");
-    let pdf = b.call(s, "Page.printToPDF", json!({}));
-    assert!(pdf["data"].as_str().is_some_and(|d| d.len() > 1000), "a PDF of the page");
+    let pdf = b.call(s, "Page.printToPDF", json!({ "preferCSSPageSize": true }));
+    let pdf =
+        base64::engine::general_purpose::STANDARD.decode(pdf["data"].as_str().expect("PDF data")).expect("base64");
+    assert!(pdf.starts_with(b"%PDF") && pdf.len() > 1000, "a PDF of the page");
     assert!(b.problems().is_empty(), "{}: {:#?}", page.display(), b.problems());
-    seen
+    (seen, pdf)
+}
+
+/// The pages of a PDF: its page objects (`/Type /Page`, not `/Pages`).
+fn pdf_pages(pdf: &[u8]) -> usize {
+    let key = b"/Type";
+    let mut pages = 0;
+    for i in 0..pdf.len().saturating_sub(key.len()) {
+        if &pdf[i..i + key.len()] == key {
+            let rest: Vec<u8> =
+                pdf[i + key.len()..].iter().copied().skip_while(|c| c.is_ascii_whitespace()).take(6).collect();
+            if rest.starts_with(b"/Page") && !rest.starts_with(b"/Pages") {
+                pages += 1;
+            }
+        }
+    }
+    pages
 }
 
 /// Writes `game`'s sample review as a page, checks it in the browser against the review's JSON,
@@ -267,11 +270,21 @@ fn sample_review(game: &str) {
     assert!(decisions > 0 && charts > 0 && turning > 0, "{game}: a sample with something to find");
 
     let screenshot = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser").join(format!("{game}.png"));
-    let seen = inspect(game, &page, &screenshot);
-    assert_eq!(seen.rows, decisions, "{game}: one move-table row per decision");
-    assert_eq!(seen.charts, charts, "{game}: every chart drawn with its lines");
-    assert_eq!(seen.turning, turning, "{game}: every turning point");
-    assert_eq!(seen.boards, 3 * turning, "{game}: three boards drawn at each turning point");
+    let (seen, _) = inspect(
+        game,
+        &page,
+        &screenshot,
+        &[
+            "document.querySelectorAll('table.moves tbody tr.decision').length",
+            "document.querySelectorAll('figure.chart svg .series').length ? document.querySelectorAll('figure.chart svg').length : 0",
+            "document.querySelectorAll('article.turning-point').length",
+            "Array.from(document.querySelectorAll('article.turning-point figure.board svg')).filter(s => s.getBoundingClientRect().width > 50 && s.getBoundingClientRect().height > 50).length",
+        ],
+    );
+    assert_eq!(seen[0], decisions, "{game}: one move-table row per decision");
+    assert_eq!(seen[1], charts, "{game}: every chart drawn with its lines");
+    assert_eq!(seen[2], turning, "{game}: every turning point");
+    assert_eq!(seen[3], 3 * turning, "{game}: three boards drawn at each turning point");
     eprintln!("{game}: screenshot {}", screenshot.display());
 
     let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports/analysis").join(format!("{game}.html"));
@@ -297,6 +310,45 @@ fn the_cube_express_sample_review_opens_cleanly_in_a_browser() {
 #[test]
 fn the_railways_sample_review_opens_cleanly_in_a_browser() {
     sample_review("railways");
+}
+
+/// Every shipped puzzle book (`puzzles/collections/*/book.html`) opens cleanly, shows each puzzle
+/// and each answer with its board drawn, and prints by its own A4 page size on no more pages than
+/// it has puzzles; so does the PDF checked in beside it.
+#[test]
+fn every_shipped_puzzle_book_opens_cleanly_and_prints_within_a_page_per_puzzle() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/collections");
+    let mut dirs: Vec<_> = std::fs::read_dir(&root)
+        .expect("the collections")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    for dir in &dirs {
+        let name = dir.file_name().expect("a name").to_string_lossy().to_string();
+        let manifest: Value =
+            serde_json::from_slice(&std::fs::read(dir.join("collection.json")).expect("a manifest")).expect("JSON");
+        let n = manifest["puzzles"].as_array().expect("puzzles").len();
+        let screenshot = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser").join(format!("book-{name}.png"));
+        let (seen, pdf) = inspect(
+            &format!("book-{name}"),
+            &dir.join("book.html"),
+            &screenshot,
+            &[
+                "document.querySelectorAll('article.puzzle').length",
+                "document.querySelectorAll('article.answer').length",
+                "Array.from(document.querySelectorAll('article figure svg')).filter(s => s.getBoundingClientRect().width > 50 && s.getBoundingClientRect().height > 50).length",
+            ],
+        );
+        assert_eq!(seen[..2], [n, n], "{name}: every puzzle and every answer");
+        assert_eq!(seen[2], 2 * n, "{name}: a board drawn with every puzzle and every answer");
+        let pages = pdf_pages(&pdf);
+        assert!(pages > 0 && pages <= n, "{name}: {pages} pages for {n} puzzles");
+        let shipped = std::fs::read(dir.join("book.pdf")).expect("the book's PDF");
+        let pages = pdf_pages(&shipped);
+        assert!(pages > 0 && pages <= n, "{name}: the checked-in PDF has {pages} pages for {n} puzzles");
+    }
+    assert!(dirs.len() >= 5, "a collection of each kind: {dirs:?}");
 }
 
 /// The checker itself: a page with a console error, a missing picture and a remote request
