@@ -351,6 +351,30 @@ fn every_shipped_puzzle_book_opens_cleanly_and_prints_within_a_page_per_puzzle()
     assert!(dirs.len() >= 5, "a collection of each kind: {dirs:?}");
 }
 
+/// `puzzles book` writes the HTML and prints its PDF with headless Chromium: a page or fewer per
+/// puzzle; an existing PDF is not replaced without --force.
+#[test]
+fn the_book_command_prints_a_pdf_beside_the_page() {
+    let dir = temp_path("book-cli", "collection");
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().expect("path");
+    let (code, _, err) =
+        run(&["puzzles", "make", "--game", "railways-link", "--count", "4", "--seed", "3", "--quiet", "--out", d]);
+    assert_eq!(code, Some(0), "{err}");
+    let html = temp_path("book-cli", "book.html");
+    let pdf = html.with_extension("pdf");
+    let _ = std::fs::remove_file(&html);
+    let _ = std::fs::remove_file(&pdf);
+    let (code, out, err) = run(&["puzzles", "book", d, "--html", html.to_str().expect("path")]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let pages = pdf_pages(&std::fs::read(&pdf).expect("the PDF beside the page"));
+    assert!(pages > 0 && pages <= 4, "{pages} pages for 4 puzzles");
+    let _ = std::fs::remove_file(&html);
+    let (code, _, err) = run(&["puzzles", "book", d, "--html", html.to_str().expect("path")]);
+    assert_eq!(code, Some(2), "the PDF left from before is not replaced: {err}");
+    assert!(err.contains("--force") && !html.exists(), "refused before anything is written: {err}");
+}
+
 /// The checker itself: a page with a console error, a missing picture and a remote request
 /// is caught.
 #[test]
