@@ -262,7 +262,9 @@ fn answers_are_read_and_judged() {
 fn measure_the_candidates() {
     let kind = CoeMax;
     let start = std::time::Instant::now();
-    let made = collection::make(&kind, &request(100, 1), &|_| {}).expect("makes");
+    let count = std::env::var("COUNT").ok().and_then(|c| c.parse().ok()).unwrap_or(100);
+    let made =
+        collection::make(&kind, &Request { max_candidates: 100_000, ..request(count, 1) }, &|_| {}).expect("makes");
     let seconds = start.elapsed().as_secs_f64();
     let stats = &made.manifest.stats;
     println!(
@@ -277,4 +279,10 @@ fn measure_the_candidates() {
     println!("rejected {:?}\ndifficulties {:?}\nthemes {:?}", stats.rejected, stats.difficulties, stats.themes);
     let simple = made.puzzles.iter().filter(|p| kind.simple_finds(&p.position).unwrap_or(false)).count();
     println!("the simple technique finds {simple} of {}", made.puzzles.len());
+    let mut ratings: Vec<f64> = made.puzzles.iter().map(|p| p.grade.rating).collect();
+    ratings.sort_by(f64::total_cmp);
+    let n = ratings.len();
+    if n > 0 {
+        println!("rating terciles {} and {}", ratings[n / 3], ratings[2 * n / 3]);
+    }
 }

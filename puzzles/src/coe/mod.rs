@@ -28,10 +28,16 @@ pub struct CoeMax;
 
 /// The themes of `coe-max`, each detected from the answer line (ruling P5).
 pub const THEMES: &[Theme] = &[
-    Theme { name: "red-chain", description: "a red cube's extra placement puts another cube on the board" },
-    Theme { name: "territory", description: "the line completes a territory of three or four hexes" },
-    Theme { name: "tuck-timing", description: "a yellow cube is placed, tucking that turn's market card" },
-    Theme { name: "white-gain", description: "a white cube's gain brings a cube that the line places later" },
+    Theme {
+        name: "red-chain",
+        description: "a red cube's extra placement puts another red cube on the board, so the chain goes on",
+    },
+    Theme { name: "territory", description: "the line completes a territory of four hexes (10 points)" },
+    Theme {
+        name: "tuck-timing",
+        description: "a yellow cube is placed before the last turn, so the card it tucks acts for the rest of the line",
+    },
+    Theme { name: "white-gain", description: "a white cube's gain brings a cube that the same turn places" },
     Theme {
         name: "worker-saving",
         description: "a die gains a worker that a later turn of the line spends to turn a die",
@@ -39,7 +45,7 @@ pub const THEMES: &[Theme] = &[
 ];
 
 /// The rating's thresholds: below `MEDIUM` easy, below `HARD` medium, else hard.
-const MEDIUM: f64 = 2.5;
+const MEDIUM: f64 = 3.2;
 const HARD: f64 = 5.3;
 
 /// The separator between turns in an answer's words.
@@ -100,8 +106,7 @@ fn replay<'c>(start: &Game<'c>, moves: &[Move]) -> Result<(Vec<Vec<Move>>, Game<
     Ok((turns, game))
 }
 
-/// What the themes look at: the answer's moves replayed from the start, with the position
-/// before each move.
+/// The themes of an answer line (ruling P5), found by replaying its turns from the start.
 fn themes(start: &Game<'_>, turns: &[Vec<Move>]) -> Vec<String> {
     let board = start.board();
     let mut game = start.clone();
@@ -164,6 +169,12 @@ fn themes(start: &Game<'_>, turns: &[Vec<Move>]) -> Vec<String> {
         }
     }
     out
+}
+
+/// The dice still to roll, a turn's pair as `3-5`.
+fn dice_words(game: &Game<'_>) -> Vec<String> {
+    let dice: Vec<u8> = game.dice_ahead().map(|(_, d)| d).collect();
+    dice.chunks(2).map(|d| d.iter().map(u8::to_string).collect::<Vec<_>>().join("-")).collect()
 }
 
 /// The simple technique: a greedy walk with one turn of lookahead, each turn the ending with the
@@ -245,7 +256,7 @@ impl Kind for CoeMax {
 close_choices (other endings of the answer's turns worth at least best - 1), log10_work (positions searched), \
 greedy_finds (1 when the greedy turn-by-turn walk reaches the best). Rating = (decisions - 2) \
 + 0.75 * (3 - min(margin, 3)) + log2(1 + close_choices) + max(0, log10_work - 3) + 1.5 if greedy misses. \
-Easy below 2.5, medium below 5.3, hard from 5.3."
+Easy below 3.2, medium below 5.3, hard from 5.3."
     }
 
     fn simple_technique(&self) -> &'static str {
@@ -259,12 +270,7 @@ Easy below 2.5, medium below 5.3, hard from 5.3."
     fn question(&self, position: &Value) -> Result<String, PuzzleError> {
         let checked = Checked::read(position)?;
         let game = checked.game();
-        let dice: Vec<String> = game
-            .dice_ahead()
-            .collect::<Vec<_>>()
-            .chunks(2)
-            .map(|d| d.iter().map(|x| x.1.to_string()).collect::<Vec<_>>().join("-"))
-            .collect();
+        let dice = dice_words(&game);
         let best = line::Values::default().value(&game);
         Ok(format!(
             "Turn {} of a seeded game, {} to play (dice {}), every card to come known: play to the end and score \
@@ -351,12 +357,8 @@ position is the same answer.",
             Some(a) => {
                 let moves = read_line(&a.text)?;
                 let (turns, end) = replay(&game, &moves).map_err(PuzzleError::Answer)?;
-                let mut turn = game.turn() + 1;
-                for t in &turns {
-                    for (k, mv) in t.iter().enumerate() {
-                        notes.push(if k == 0 { format!("turn {turn}: {mv}") } else { format!("    {mv}") });
-                    }
-                    turn += 1;
+                for (turn, t) in (game.turn() + 1..).zip(&turns) {
+                    notes.extend(t.iter().map(|mv| format!("turn {turn}: {mv}")));
                 }
                 line.extend(moves);
                 title = format!("coe-max: the answer scores {}", end.score().total());
@@ -373,6 +375,7 @@ position is the same answer.",
                     if inv.is_empty() { "empty".to_string() } else { inv.join(", ") },
                     game.workers()
                 ));
+                notes.push(format!("dice to come: {}", dice_words(&game).join(", ")));
             }
         }
         Ok(signalbox_render::coe::picture::answer_svg(
