@@ -10,6 +10,7 @@
 //! Each kind of puzzle ([`Kind`]) lives in its game's folder; [`kinds`] lists them all.
 
 pub mod book;
+pub mod coe;
 pub mod collection;
 pub mod kind;
 pub mod puzzle;

@@ -37,16 +37,49 @@ pub fn position_svg(
     notes: &[String],
     mark_last: bool,
 ) -> String {
+    let from = if mark_last { Some(line.len().saturating_sub(1)) } else { None };
+    draw(catalogue, instance, rules, line, title, notes, from.map(|f| (f, LAST_OUTLINE)))
+}
+
+/// The picture of the position at the end of `line`, as [`position_svg`] draws it, with every
+/// hex filled by the moves from `line[from]` on outlined thick: a puzzle's answer played after
+/// its position's moves.
+pub fn answer_svg(
+    catalogue: &Catalogue,
+    instance: &Instance,
+    rules: Rules,
+    line: &[Move],
+    from: usize,
+    title: &str,
+    notes: &[String],
+) -> String {
+    draw(catalogue, instance, rules, line, title, notes, Some((from, "a thick outline: a cube the answer places")))
+}
+
+const LAST_OUTLINE: &str = "a thick outline: the cube the last move placed";
+
+fn draw(
+    catalogue: &Catalogue,
+    instance: &Instance,
+    rules: Rules,
+    line: &[Move],
+    title: &str,
+    notes: &[String],
+    marked: Option<(usize, &str)>,
+) -> String {
+    let mark_last = marked.is_some();
     let mut game = Game::new(catalogue, instance, rules);
     // The turn each hex was filled (0 for the start).
     let mut filled_at = [None; 19];
     let mut last = 0u32;
-    for &mv in line {
+    for (k, &mv) in line.iter().enumerate() {
         let before = game.placed();
         let turn = game.turn() + usize::from(game.is_started());
         game.play_unchecked(mv);
         let new = game.placed() & !before;
-        last = new;
+        if marked.is_some_and(|(from, _)| k >= from) {
+            last |= new;
+        }
         for (i, slot) in filled_at.iter_mut().enumerate() {
             if new >> i & 1 == 1 {
                 *slot = Some(if matches!(mv, Move::Start { .. }) { 0 } else { turn });
@@ -69,7 +102,7 @@ pub fn position_svg(
         y0 = y0.min(y - R);
         y1 = y1.max(y + R);
     }
-    let legend = legend_lines(mark_last);
+    let legend = legend_lines(marked.map(|m| m.1));
     let legend_height = LEGEND_LINE * legend.len() as f32 + 10.0;
     let width = (x1 - x0 + 2.0 * MARGIN).max(LEGEND_WIDTH + 2.0 * MARGIN);
     let notes_band = NOTE_LINE * notes.len() as f32;
@@ -174,7 +207,7 @@ enum Glyph {
     Outline,
 }
 
-fn legend_lines(mark_last: bool) -> Vec<(Glyph, &'static str)> {
+fn legend_lines(outline: Option<&str>) -> Vec<(Glyph, &str)> {
     let mut lines = vec![
         (Glyph::Number, "the die face that places a cube on the hex"),
         (Glyph::Index, "the hex's number in the move list (\"place on hex 7\")"),
@@ -182,8 +215,8 @@ fn legend_lines(mark_last: bool) -> Vec<(Glyph, &'static str)> {
         (Glyph::Faded, "a pale hex is still empty at the end of the line"),
         (Glyph::Colours, "red, blue, green, white, yellow hexes"),
     ];
-    if mark_last {
-        lines.push((Glyph::Outline, "a thick outline: the cube the last move placed"));
+    if let Some(text) = outline {
+        lines.push((Glyph::Outline, text));
     }
     lines
 }
