@@ -79,7 +79,7 @@ figure svg { display: block; width: 100%; height: auto; }
 .answer p.words { font-size: 14px; font-weight: 600; }
 .answer .small { color: var(--muted); }
 footer { margin-top: 32px; border-top: 1px solid var(--rule); padding-top: 8px; color: var(--muted); font-size: 12px; }
-@media (max-width: 760px) {
+@media screen and (max-width: 760px) {
   body { font-size: 14px; padding: 0 10px 24px; }
   .answers { grid-template-columns: 1fr; }
   h1 { font-size: 21px; }
@@ -90,10 +90,12 @@ footer { margin-top: 32px; border-top: 1px solid var(--rule); padding-top: 8px; 
   nav { display: none; }
   a { color: inherit; text-decoration: none; }
   .puzzle, .answer, dl.themes { break-inside: avoid; page-break-inside: avoid; }
-  .chapter { break-before: page; }
+  .chapter ~ .chapter { break-before: page; }
   .puzzle { padding: 6px 0; }
   .puzzle figure svg { max-height: 100mm; }
-  .answer figure svg { max-height: 58mm; }
+  .answer figure svg { max-height: 55mm; }
+  .answer p { font-size: 8.5pt; }
+  .answer p.words { font-size: 9pt; }
   section#answers { break-before: page; }
   .answers { gap: 6mm; }
 }
