@@ -31,6 +31,9 @@ fn measure() {
         let t = std::time::Instant::now();
         match make_one(kind, c, 1.0) {
             Ok(p) => {
+                if kept == 0 {
+                    println!("{}", signalbox_puzzles::collection::to_json(&p));
+                }
                 kept += 1;
                 *difficulties.entry(p.grade.difficulty.to_string()).or_default() += 1;
                 for t in &p.themes {
@@ -84,11 +87,7 @@ fn board(position: &Value, catalogue: &Catalogue) -> (Network, RouteTask) {
 /// The first candidates of a seed that make positions.
 fn positions(seed: u64, count: usize) -> Vec<(u64, Value)> {
     let kind = kind();
-    (0..)
-        .map(|i| candidate_number(seed, i))
-        .filter_map(|c| kind.position(c).ok().map(|p| (c, p)))
-        .take(count)
-        .collect()
+    (0..).map(|i| candidate_number(seed, i)).filter_map(|c| kind.position(c).ok().map(|p| (c, p))).take(count).collect()
 }
 
 /// The proof against the naive enumeration of every walk: the best payout, the runner-up's
@@ -130,15 +129,7 @@ fn the_proof_agrees_with_every_route_enumerated() {
 }
 
 fn request(count: usize, seed: u64) -> Request {
-    Request {
-        count,
-        seed,
-        difficulty: None,
-        theme: None,
-        margin: None,
-        max_candidates: 10_000,
-        per_difficulty: None,
-    }
+    Request { count, seed, difficulty: None, theme: None, margin: None, max_candidates: 10_000, per_difficulty: None }
 }
 
 /// A collection made from a seed checks clean, every answer replays as solved, and it is made
@@ -202,20 +193,21 @@ fn tampered_files_are_caught() {
 fn illegal_positions_and_answers_are_named() {
     let kind = kind();
     let (_, position) = positions(13, 1).remove(0);
-    let edits: Vec<(&str, Box<dyn Fn(&mut Value)>)> = vec![
-        ("no such card", Box::new(|p: &mut Value| p["board"][0]["card"] = 999.into())),
-        ("map", Box::new(|p: &mut Value| p["map"] = "mars".into())),
-        ("bonus_payment", Box::new(|p: &mut Value| p["bonus_payment"] = Value::Null)),
-        ("purple", Box::new(|p: &mut Value| p["bonus_payment"]["company"] = "purple".into())),
-        ("players", Box::new(|p: &mut Value| p["players"] = Value::Array(Vec::new()))),
-        ("expected", Box::new(|p: &mut Value| *p = Value::Array(Vec::new()))),
+    type Edit = fn(&mut Value);
+    let edits: [(&str, Edit); 6] = [
+        ("999", |p| p["board"][0]["card"] = 999.into()),
+        ("mars", |p| p["map"] = "mars".into()),
+        ("company", |p| p["bonus_payment"] = Value::Null),
+        ("purple", |p| p["bonus_payment"]["company"] = "purple".into()),
+        ("player", |p| p["players"] = Value::Array(Vec::new())),
+        ("expected an object", |p| *p = Value::Array(Vec::new())),
     ];
     for (what, edit) in edits {
         let mut p = position.clone();
         edit(&mut p);
         for result in [kind.solve(&p).map(|_| ()), kind.attempt(&p, "001 - 002").map(|_| ())] {
             match result {
-                Err(PuzzleError::Position(m)) => assert!(!m.is_empty(), "{what}"),
+                Err(PuzzleError::Position(m)) => assert!(m.contains(what), "{what}: {m}"),
                 other => panic!("{what}: expected a position error, got {other:?}"),
             }
         }

@@ -39,10 +39,7 @@ const THEMES: &[Theme] = &[
         description: "The initiator uses the black engine, which does not lengthen the route (R12): one card \
                       more would pay more.",
     },
-    Theme {
-        name: "double-station",
-        description: "The route takes both stations of a double station card (USA; R15).",
-    },
+    Theme { name: "double-station", description: "The route takes both stations of a double station card (USA; R15)." },
     Theme {
         name: "long-haul",
         description: "The route travels exactly as many cards as the company's shares allow (R11).",
@@ -59,9 +56,9 @@ const THEMES: &[Theme] = &[
 ];
 
 /// The rating thresholds: below `MEDIUM` easy, below `HARD` medium, else hard.
-const MEDIUM: f64 = 3.0;
+const MEDIUM: f64 = 2.9;
 /// See [`MEDIUM`].
-const HARD: f64 = 6.0;
+const HARD: f64 = 4.2;
 
 /// The most distinct routes the near-best enumeration lists before it gives up on a position.
 const MOST_LISTED: usize = 4096;
@@ -100,8 +97,8 @@ impl Board {
     /// pending bonus payment; the route length is the company's issued shares (R11, R12).
     fn read(value: &Value) -> Result<Board, PuzzleError> {
         let text = serde_json::to_string(value).map_err(|e| PuzzleError::Position(e.to_string()))?;
-        let position = Position::from_json("the position", &text, house())
-            .map_err(|e| PuzzleError::Position(e.to_string()))?;
+        let position =
+            Position::from_json("the position", &text, house()).map_err(|e| PuzzleError::Position(e.to_string()))?;
         let payment =
             position.payment(None, None, None).map_err(|p| PuzzleError::Position(format!("bonus_payment: {p}")))?;
         let max_cards = position.issued_shares(payment.company);
@@ -183,9 +180,7 @@ fn greedy(network: &Network, task: RouteTask) -> Option<(Vec<StationRef>, u32)> 
             let next = g.hops[state as usize]
                 .iter()
                 .filter(|h| used + h.cost <= budget && !visited[h.station as usize])
-                .max_by_key(|h| {
-                    (g.value[h.station as usize], std::cmp::Reverse((h.cost, h.station, h.to)))
-                });
+                .max_by_key(|h| (g.value[h.station as usize], std::cmp::Reverse((h.cost, h.station, h.to))));
             let Some(h) = next else { break };
             visited[h.station as usize] = true;
             used += h.cost;
@@ -200,8 +195,10 @@ fn greedy(network: &Network, task: RouteTask) -> Option<(Vec<StationRef>, u32)> 
         let candidate = (payout, used + start_cost, stations);
         let better = match &best {
             None => true,
-            Some(b) => (candidate.0, std::cmp::Reverse(candidate.1), std::cmp::Reverse(&candidate.2))
-                > (b.0, std::cmp::Reverse(b.1), std::cmp::Reverse(&b.2)),
+            Some(b) => {
+                (candidate.0, std::cmp::Reverse(candidate.1), std::cmp::Reverse(&candidate.2))
+                    > (b.0, std::cmp::Reverse(b.1), std::cmp::Reverse(&b.2))
+            }
         };
         if better {
             best = Some(candidate);
@@ -388,7 +385,8 @@ fn themes_of(board: &Board, route: &Route, score: &RouteScore, best: u32) -> Vec
     if score.cards == board.task.max_cards {
         themes.push("long-haul");
     }
-    let mut runs: Vec<(usize, Option<Track>)> = route.steps.iter().map(|s| (s.cell, Track::new(s.from, s.to))).collect();
+    let mut runs: Vec<(usize, Option<Track>)> =
+        route.steps.iter().map(|s| (s.cell, Track::new(s.from, s.to))).collect();
     runs.sort();
     if runs.windows(2).any(|w| w[0] == w[1]) {
         themes.push("loop");
@@ -450,7 +448,7 @@ impl Kind for BestRoute {
         "Factors: routes_within_one (other distinct routes paying the best less one), cards (the answer's \
          length), greedy_finds (1 if the greedy walk finds the answer), work (route search nodes of the proof). \
          Rating = 1.5 log2(1 + routes_within_one) + 0.25 cards + 3 (1 - greedy_finds) + 0.5 log10(1 + work); \
-         easy below 3, medium below 6, hard from 6."
+         easy below 2.9, medium below 4.2, hard from 4.2."
     }
 
     fn simple_technique(&self) -> &'static str {
@@ -479,7 +477,12 @@ impl Kind for BestRoute {
         let mut spare: Vec<u16> = house()
             .cards()
             .filter(|c| c.share.is_some_and(|s| s.company == company))
-            .flat_map(|c| std::iter::repeat_n(c.number.0, usize::from(c.copies.saturating_sub(uses.get(&c.number.0).copied().unwrap_or(0)))))
+            .flat_map(|c| {
+                std::iter::repeat_n(
+                    c.number.0,
+                    usize::from(c.copies.saturating_sub(uses.get(&c.number.0).copied().unwrap_or(0))),
+                )
+            })
             .collect();
         let issued = |setup: &signalbox_engine::express01::position::PositionSetup| {
             setup
