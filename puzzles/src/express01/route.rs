@@ -97,8 +97,8 @@ impl Board {
     /// pending bonus payment; the route length is the company's issued shares (R11, R12).
     fn read(value: &Value) -> Result<Board, PuzzleError> {
         let text = serde_json::to_string(value).map_err(|e| PuzzleError::Position(e.to_string()))?;
-        let position =
-            Position::from_json("the position", &text, house()).map_err(|e| PuzzleError::Position(e.to_string()))?;
+        let position = Position::from_json("puzzle field `position`", &text, house())
+            .map_err(|e| PuzzleError::Position(e.to_string()))?;
         let payment =
             position.payment(None, None, None).map_err(|p| PuzzleError::Position(format!("bonus_payment: {p}")))?;
         let max_cards = position.issued_shares(payment.company);
