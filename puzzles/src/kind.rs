@@ -63,7 +63,7 @@ pub trait Kind: Sync {
 
 /// Every kind of puzzle signalbox makes.
 pub fn kinds() -> Vec<&'static dyn Kind> {
-    vec![&crate::coe::CoeMax]
+    vec![&crate::express01::BestRoute, &crate::coe::CoeMax]
 }
 
 /// The kind of that name, or an error listing the kinds.
