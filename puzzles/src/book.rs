@@ -53,8 +53,8 @@ pub fn book(collection: &Collection) -> Result<Book, PuzzleError> {
         title: kind.title().to_string(),
         intro: vec![
             format!(
-                "Each puzzle has exactly one answer: the solver searched every other distinct answer and \
-                 none comes within {} {} of it.",
+                "Each puzzle has exactly one answer: the solver searched every other distinct answer, and \
+                 each falls short of it by at least {} (counted in {}).",
                 number(m.margin),
                 kind.unit()
             ),
