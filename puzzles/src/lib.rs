@@ -12,6 +12,7 @@
 pub mod collection;
 pub mod kind;
 pub mod puzzle;
+pub mod railways;
 
 pub use kind::{Kind, Theme, find, kinds, of_game};
 pub use puzzle::{Answer, Attempt, Difficulty, Grade, Proof, Puzzle, PuzzleError, Solved, Verdict};
