@@ -52,8 +52,8 @@ const THEMES: &[Theme] = &[
 ];
 
 /// Rating thresholds: below `MEDIUM` easy, below `HARD` medium.
-const MEDIUM: f64 = 4.0;
-const HARD: f64 = 6.0;
+const MEDIUM: f64 = 6.5;
+const HARD: f64 = 8.0;
 
 /// What the solve finds.
 struct Found {
@@ -283,7 +283,7 @@ impl Kind for RailwaysLink {
         THEMES
     }
     fn grading(&self) -> &'static str {
-        "Factors: tiles (the answer's), paths (its paths of new track), greedy_finds (1 when linking the nearest city again and again finds it), near_misses (the answer's tiles that a plan of one tile more can do without). Rating = tiles / 2 + paths - 1 + 2 x (1 - greedy_finds) + near_misses / 2; easy below 4, medium below 6, hard from 6."
+        "Factors: tiles (the answer's), paths (its paths of new track), greedy_finds (1 when linking the nearest city again and again finds it), near_misses (the answer's tiles that a plan of one tile more can do without). Rating = tiles / 2 + paths - 1 + 2 x (1 - greedy_finds) + near_misses / 2; easy below 6.5, medium below 8, hard from 8."
     }
     fn simple_technique(&self) -> &'static str {
         "linking the nearest city not yet linked, again and again"

@@ -49,8 +49,8 @@ const THEMES: &[Theme] = &[
 ];
 
 /// Rating thresholds: below `MEDIUM` easy, below `HARD` medium.
-const MEDIUM: f64 = 2.0;
-const HARD: f64 = 3.5;
+const MEDIUM: f64 = 3.0;
+const HARD: f64 = 4.6;
 
 /// The player's tiles on the board and the supply left: what tells two ends of turn apart.
 type Key = (BTreeSet<(Hex, Ends)>, [u32; 3]);
@@ -277,7 +277,7 @@ impl Kind for RailwaysRoll {
         THEMES
     }
     fn grading(&self) -> &'static str {
-        "Factors: builds (tiles the answer lays), simple_finds (1 when laying the position's plan's tiles in order as the dice allow finds it), switch_route (1 when the answer leaves that plan), crossed (1 when the answer pairs the dice crossed), near (ends of turn that leave one tile more). Rating = 2 x (1 - simple_finds) + switch_route + crossed / 2 + builds / 4 + min(near, 20) / 20; easy below 2, medium below 3.5, hard from 3.5."
+        "Factors: builds (tiles the answer lays), simple_finds (1 when laying the position's plan's tiles in order as the dice allow finds it), switch_route (1 when the answer leaves that plan), crossed (1 when the answer pairs the dice crossed), near (ends of turn that leave one tile more). Rating = 2 x (1 - simple_finds) + switch_route + crossed / 2 + builds / 4 + min(near, 20) / 20; easy below 3, medium below 4.6, hard from 4.6."
     }
     fn simple_technique(&self) -> &'static str {
         "laying as many tiles of the position's plan as the dice allow, in the plan's order"
