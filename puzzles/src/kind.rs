@@ -63,10 +63,7 @@ pub trait Kind: Sync {
 
 /// Every kind of puzzle signalbox makes.
 pub fn kinds() -> Vec<&'static dyn Kind> {
-    vec![
-        &crate::railways::link::RAILWAYS_LINK,
-        &crate::railways::roll::RAILWAYS_ROLL,
-    ]
+    vec![&crate::railways::link::RAILWAYS_LINK, &crate::railways::roll::RAILWAYS_ROLL]
 }
 
 /// The kind of that name, or an error listing the kinds.

@@ -15,6 +15,9 @@ use signalbox_puzzles::railways::link::RAILWAYS_LINK;
 use signalbox_puzzles::railways::{Spec, small_game, write};
 use signalbox_puzzles::{Kind, PuzzleError, Verdict};
 
+/// A set of tiles.
+type Tiles = BTreeSet<(Hex, Ends)>;
+
 /// The fewest tiles of a set blue can lay that links its cities, and the fewest of such a set
 /// that lacks some tile of `answer`, by laying every set of tiles through the engine, smallest
 /// first (each set once, with the supply it leaves); `None` past `budget` sets.
@@ -22,8 +25,8 @@ fn naive(game: &Game, answer: &BTreeSet<(Hex, Ends)>, budget: usize) -> Option<(
     let blue = Colour::Blue;
     let curve = game.options().curve;
     let all: Vec<Ends> = [TileKind::Straight, TileKind::Curved].iter().flat_map(|&k| Ends::all(k, curve)).collect();
-    let mut level: Vec<(BTreeSet<(Hex, Ends)>, Game)> = vec![(BTreeSet::new(), game.clone())];
-    let mut seen: HashSet<(BTreeSet<(Hex, Ends)>, [u32; 3])> = HashSet::new();
+    let mut level: Vec<(Tiles, Game)> = vec![(BTreeSet::new(), game.clone())];
+    let mut seen: HashSet<(Tiles, [u32; 3])> = HashSet::new();
     let (mut best, mut runner): (Option<usize>, Option<usize>) = (None, None);
     for size in 1..=12 {
         let mut next = Vec::new();
@@ -73,10 +76,16 @@ fn tiles_of(game: &Game, text: &str) -> BTreeSet<(Hex, Ends)> {
             let p = p.trim().trim_start_matches("build ");
             let (ends, at) = p.split_once(" on ").expect("a tile");
             let sides: Vec<String> = ends.split('-').map(String::from).collect();
-            let ends = Ends::try_from([sides[0].clone().try_into().expect("a side"), sides[1].clone().try_into().expect("a side")])
-                .expect("a track");
-            let nums: Vec<i32> =
-                at.trim_matches(|c| c == '[' || c == ']').split(',').map(|n| n.trim().parse().expect("a number")).collect();
+            let ends = Ends::try_from([
+                sides[0].clone().try_into().expect("a side"),
+                sides[1].clone().try_into().expect("a side"),
+            ])
+            .expect("a track");
+            let nums: Vec<i32> = at
+                .trim_matches(|c| c == '[' || c == ']')
+                .split(',')
+                .map(|n| n.trim().parse().expect("a number"))
+                .collect();
             let hex = *game
                 .content()
                 .offsets
@@ -158,13 +167,22 @@ fn a_collection_is_made_checked_and_its_answers_solve_it() {
         let a = RAILWAYS_LINK.attempt(&p.position, &p.answer.text).expect("the answer reads");
         assert_eq!(a.verdict, Verdict::Solved, "{}", p.id);
         // Lenient words: upper case, other spaces, the kind named, the tiles in reverse.
-        let loose: Vec<String> =
-            p.answer.text.split("; ").collect::<Vec<_>>().into_iter().rev().map(|t| t.to_uppercase().replace("BUILD ", "build  ")).collect();
+        let loose: Vec<String> = p
+            .answer
+            .text
+            .split("; ")
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .map(|t| t.to_uppercase().replace("BUILD ", "build  "))
+            .collect();
         let a = RAILWAYS_LINK.attempt(&p.position, &loose.join(" ;\n")).expect("loose words read");
         assert_eq!(a.verdict, Verdict::Solved, "{}: {loose:?}", p.id);
         let svg = RAILWAYS_LINK.picture(&p.position, Some(&p.answer)).expect("a picture");
         assert!(svg.starts_with("<svg") && svg.contains("plan tile"), "{}", p.id);
     }
+    // Late positions on the house map are among them.
+    assert!(made.puzzles.iter().any(|p| p.position["map"] == "house"), "no house map position");
     let again = collection::make(&RAILWAYS_LINK, &request(6), &|_| {}).expect("a collection");
     assert_eq!(again.puzzles, made.puzzles, "the same seed makes the same puzzles");
 }

@@ -58,11 +58,7 @@ fn naive(game: &Game, roll: Roll, budget: usize) -> Option<(usize, Option<usize>
     let values: Vec<(Key, usize)> = ends.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))).collect();
     let best = values.iter().map(|v| v.1).min()?;
     let count = values.iter().filter(|v| v.1 == best).count();
-    let runner = if count > 1 {
-        Some(best)
-    } else {
-        values.iter().filter(|v| v.1 != best).map(|v| v.1).min()
-    };
+    let runner = if count > 1 { Some(best) } else { values.iter().filter(|v| v.1 != best).map(|v| v.1).min() };
     Some((best, runner, count))
 }
 

@@ -107,9 +107,8 @@ impl SmallMap {
                 if c == '.' {
                     continue;
                 }
-                let t = Terrain::from_letter(c).ok_or_else(|| {
-                    bad(format!("map.rows[{row}], column {col}: expected p, m, w or ., found {c:?}"))
-                })?;
+                let t = Terrain::from_letter(c)
+                    .ok_or_else(|| bad(format!("map.rows[{row}], column {col}: expected p, m, w or ., found {c:?}")))?;
                 hexes.insert(offset_to_hex(col as i32, row as i32), t);
             }
         }
@@ -330,7 +329,9 @@ pub fn small_game(rng: &mut ChaCha8Rng, spec: Spec) -> Option<Game> {
     let mut game = Game::new(Arc::new(content), &[Colour::Blue, Colour::Yellow], Options::default(), 0).ok()?;
     let rounds = if spec.yellow_cities > 1 { spec.rounds } else { 0 };
     for _ in 0..rounds {
-        if signalbox_solver::railways::link::min_link(&game, Colour::Blue).is_none_or(|(p, _)| p.tiles.len() <= spec.stop) {
+        if signalbox_solver::railways::link::min_link(&game, Colour::Blue)
+            .is_none_or(|(p, _)| p.tiles.len() <= spec.stop)
+        {
             break;
         }
         signalbox_solver::railways::policy::play_turn(&mut game, rng).ok()?;
@@ -340,6 +341,27 @@ pub fn small_game(rng: &mut ChaCha8Rng, spec: Spec) -> Option<Game> {
         }
     }
     Some(game)
+}
+
+/// A game on the house map: four players, each following its plan
+/// ([`signalbox_solver::railways::policy::play_turn`], the dice from `rng`), until `colour`
+/// (blue, the first to move) has at most `stop` tiles still to build at the start of its turn;
+/// `None` when the game ends first.
+pub fn house_game(rng: &mut ChaCha8Rng, stop: usize) -> Option<Game> {
+    let mut game = Game::new(house(), &Colour::ALL, Options::default(), 0).ok()?;
+    for _ in 0..60 {
+        let left = signalbox_solver::railways::link::min_link(&game, Colour::Blue)?.0.tiles.len();
+        if left <= stop {
+            return Some(game);
+        }
+        for _ in 0..4 {
+            signalbox_solver::railways::policy::play_turn(&mut game, rng).ok()?;
+        }
+        if game.is_over() || Colour::ALL.iter().any(|&c| game.has_linked_all(c)) {
+            return None;
+        }
+    }
+    None
 }
 
 /// One turn of random actions ([`Game::random_action`]) for the player to move.
@@ -378,4 +400,3 @@ pub(crate) fn picture(
 ) -> String {
     signalbox_render::railways::picture::position_svg(game, player, plan, advised, title)
 }
-

@@ -55,6 +55,9 @@ const HARD: f64 = 4.6;
 /// The player's tiles on the board and the supply left: what tells two ends of turn apart.
 type Key = (BTreeSet<(Hex, Ends)>, [u32; 3]);
 
+/// Tiles to build, in order.
+type Tiles = Vec<(Hex, Ends)>;
+
 fn key(game: &Game, colour: Colour) -> Key {
     let s = game.supply();
     let track = game.tiles().iter().filter(|t| t.owner == colour).map(|t| (t.hex, t.ends)).collect();
@@ -124,7 +127,7 @@ pub(crate) fn search(game: &Game, roll: Roll, colour: Colour) -> Result<Search, 
     for crossed in [false, true] {
         let mut paired = rolled.clone();
         paired.apply(&Action::Pair { crossed }).map_err(|e| PuzzleError::Solver(e.to_string()))?;
-        let mut stack: Vec<(Game, Vec<Action>, Vec<(Hex, Ends)>)> = vec![(paired, Vec::new(), start.tiles.clone())];
+        let mut stack: Vec<(Game, Vec<Action>, Tiles)> = vec![(paired, Vec::new(), start.tiles.clone())];
         while let Some((g, builds, plan)) = stack.pop() {
             let remaining = plan.len();
             let (here, slots) = (key(&g, colour), used(&g));
@@ -326,15 +329,16 @@ impl Kind for RailwaysRoll {
         let ms = moves(game, best.crossed, &best.builds);
         // The certificate: the engine replays the use and the linker values its end.
         let after = replay(game, roll, &ms).map_err(PuzzleError::Solver)?;
-        if min_link(&after, colour).map(|(p, _)| p.tiles.len()) != Some(best.remaining) || key(&after, colour) != best_key {
+        if min_link(&after, colour).map(|(p, _)| p.tiles.len()) != Some(best.remaining)
+            || key(&after, colour) != best_key
+        {
             return Err(PuzzleError::Solver("the best use does not replay to its value".into()));
         }
         let tiles = built(&best.builds);
         let on: BTreeSet<(Hex, Ends)> = s.plan.iter().copied().collect();
         let switch = tiles.iter().any(|t| !on.contains(t));
-        let simple_finds = simple(game, roll, &s.plan).is_some_and(|(c, b)| {
-            replay(game, roll, &moves(game, c, &b)).is_ok_and(|g| key(&g, colour) == best_key)
-        });
+        let simple_finds = simple(game, roll, &s.plan)
+            .is_some_and(|(c, b)| replay(game, roll, &moves(game, c, &b)).is_ok_and(|g| key(&g, colour) == best_key));
         let near = s.ends.values().filter(|e| e.remaining == best.remaining + 1).count();
         let rating = 2.0 * f64::from(u8::from(!simple_finds))
             + f64::from(u8::from(switch))
@@ -390,8 +394,12 @@ impl Kind for RailwaysRoll {
         let s = search(game, roll, colour)?;
         let (best_key, best, _) = rank(&s)?;
         let best_value = best.remaining as f64;
-        let illegal =
-            |reason: String| Attempt { verdict: Verdict::Illegal { reason }, value: None, best: best_value, understood: understood.clone() };
+        let illegal = |reason: String| Attempt {
+            verdict: Verdict::Illegal { reason },
+            value: None,
+            best: best_value,
+            understood: understood.clone(),
+        };
         let after = match replay(game, roll, &ms) {
             Ok(g) => g,
             Err(reason) => return Ok(illegal(reason)),
@@ -411,16 +419,18 @@ impl Kind for RailwaysRoll {
         let game = &read.game;
         let s = search(game, roll, colour)?;
         let (best_key, _, _) = rank(&s)?;
-        Ok(simple(game, roll, &s.plan).is_some_and(|(c, b)| {
-            replay(game, roll, &moves(game, c, &b)).is_ok_and(|g| key(&g, colour) == best_key)
-        }))
+        Ok(simple(game, roll, &s.plan)
+            .is_some_and(|(c, b)| replay(game, roll, &moves(game, c, &b)).is_ok_and(|g| key(&g, colour) == best_key)))
     }
 
     fn picture(&self, position: &Value, answer: Option<&Answer>) -> Result<String, PuzzleError> {
         let read = read(position)?;
         let (roll, colour) = roll_of(&read)?;
         let game = &read.game;
-        let mut title = vec![format!("Railways Express: {colour} rolls {}; the use that leaves the fewest tiles", roll_words(roll))];
+        let mut title = vec![format!(
+            "Railways Express: {colour} rolls {}; the use that leaves the fewest tiles",
+            roll_words(roll)
+        )];
         let (mut plan, mut advised) = (Vec::new(), Vec::new());
         if let Some(a) = answer {
             let ms = parse_use(&a.text)?;
