@@ -63,7 +63,12 @@ pub trait Kind: Sync {
 
 /// Every kind of puzzle signalbox makes.
 pub fn kinds() -> Vec<&'static dyn Kind> {
-    vec![&crate::express01::BestRoute, &crate::coe::CoeMax]
+    vec![
+        &crate::express01::BestRoute,
+        &crate::coe::CoeMax,
+        &crate::railways::link::RAILWAYS_LINK,
+        &crate::railways::roll::RAILWAYS_ROLL,
+    ]
 }
 
 /// The kind of that name, or an error listing the kinds.

@@ -15,6 +15,7 @@ pub mod collection;
 pub mod express01;
 pub mod kind;
 pub mod puzzle;
+pub mod railways;
 
 pub use kind::{Kind, Theme, find, kinds, of_game};
 pub use puzzle::{Answer, Attempt, Difficulty, Grade, Proof, Puzzle, PuzzleError, Solved, Verdict};

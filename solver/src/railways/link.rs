@@ -141,7 +141,9 @@ struct Ports {
 }
 
 impl Ports {
-    fn new(game: &Game, colour: Colour) -> Ports {
+    /// The port graph of `colour` in `game`, without the tiles in `forbidden` (a plan that may
+    /// not lay them).
+    fn new(game: &Game, colour: Colour, forbidden: &BTreeSet<(Hex, Ends)>) -> Ports {
         let content = game.content();
         let options = game.options();
         let seat = game.seat(colour).unwrap_or(0);
@@ -302,7 +304,9 @@ impl Ports {
                 let mut out = [none; 3];
                 let mut k = 0;
                 for x in exits(s) {
-                    if let (Some((to, gray)), Some(ends)) = (arrive(h, x), Ends::new(s, x)) {
+                    if let (Some((to, gray)), Some(ends)) = (arrive(h, x), Ends::new(s, x))
+                        && !forbidden.contains(&(h, ends))
+                    {
                         let kind = ends.kind(options.curve).unwrap_or(TileKind::Curved);
                         let draw = Draw::tile(kind, occupied[i]);
                         out[k] = (to, Step { tile: Some((h, ends)), gray, draw });
@@ -834,13 +838,36 @@ pub(crate) fn link_at_most(
     deadline: Option<Instant>,
     most: usize,
 ) -> (Option<Linked>, LinkStats) {
+    link_avoiding(game, colour, deadline, most, &BTreeSet::new())
+}
+
+/// The linker ([`link`]) over the plans that lay none of the tiles in `forbidden` (a hex and a
+/// track): the fewest tiles of such a plan within the supply, exactly. Removing tiles from the
+/// port graph leaves a graph of the same kind, so every argument of ruling T2 holds for it; the
+/// puzzles of the fewest tiles find the best plan other than an answer by forbidding each of its
+/// tiles in turn.
+pub fn link_without(game: &Game, colour: Colour, forbidden: &BTreeSet<(Hex, Ends)>) -> (Linked, LinkStats) {
+    match link_avoiding(game, colour, None, usize::MAX, forbidden) {
+        (Some(linked), stats) => (linked, stats),
+        (None, stats) => (Linked::None(NoPlan::Board), stats),
+    }
+}
+
+/// [`link_at_most`] without the tiles in `forbidden`.
+fn link_avoiding(
+    game: &Game,
+    colour: Colour,
+    deadline: Option<Instant>,
+    most: usize,
+    forbidden: &BTreeSet<(Hex, Ends)>,
+) -> (Option<Linked>, LinkStats) {
     let most = u32::try_from(most).unwrap_or(u32::MAX);
     let mut stats = LinkStats::default();
     let Some(seat) = game.seat(colour) else { return (Some(Linked::None(NoPlan::Board)), stats) };
     let content = game.content();
     let linked = &game.players()[seat].linked;
     let to_link: Vec<CityId> = content.cities_of(colour).into_iter().filter(|c| !linked.contains(c)).collect();
-    let ports = Ports::new(game, colour);
+    let ports = Ports::new(game, colour, forbidden);
     let mut terminals = vec![Terminal::Network];
     terminals.extend(to_link.iter().map(|&c| Terminal::City(c)));
     let all = trees(&terminals);
