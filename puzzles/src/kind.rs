@@ -63,7 +63,7 @@ pub trait Kind: Sync {
 
 /// Every kind of puzzle signalbox makes.
 pub fn kinds() -> Vec<&'static dyn Kind> {
-    vec![]
+    vec![&crate::cube_express::BestTurn]
 }
 
 /// The kind of that name, or an error listing the kinds.

@@ -10,6 +10,7 @@
 //! Each kind of puzzle ([`Kind`]) lives in its game's folder; [`kinds`] lists them all.
 
 pub mod collection;
+pub mod cube_express;
 pub mod kind;
 pub mod puzzle;
 
