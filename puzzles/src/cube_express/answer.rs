@@ -70,7 +70,7 @@ pub fn text(game: &Game, actions: &[Action]) -> String {
 const LAY_CLAUSE: &str = "the city of";
 
 /// The steps of a turn in words: split at each ";" outside brackets, a lay's city clause kept
-/// with its lay, blank steps dropped.
+/// with its lay, white space (line breaks too) read as one space, blank steps dropped.
 fn steps(words: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut depth = 0i32;
@@ -95,8 +95,13 @@ fn steps(words: &str) -> Vec<String> {
             ')' | ']' => depth -= 1,
             _ => {}
         }
-        if (c == ';' || c == '\n') && depth <= 0 {
+        if c == ';' && depth <= 0 {
             push(&mut current, &mut out);
+        } else if c.is_whitespace() {
+            // Line breaks and runs of spaces are one space.
+            if !current.ends_with(' ') {
+                current.push(' ');
+            }
         } else {
             current.push(c);
         }
@@ -105,8 +110,8 @@ fn steps(words: &str) -> Vec<String> {
     out
 }
 
-/// Reads a turn in words (the steps of [`text`], separated by ";" or new lines; case and
-/// spaces do not matter, the end of the turn may be left out): its actions, ending with the end
+/// Reads a turn in words (the steps of [`text`], separated by ";"; case, spaces and line
+/// breaks do not matter, the end of the turn may be left out): its actions, ending with the end
 /// of the turn. The error names the step (from 1) that is not an action, and what was expected.
 pub fn parse(words: &str) -> Result<Vec<Action>, PuzzleError> {
     let steps = steps(words);

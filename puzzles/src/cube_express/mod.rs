@@ -196,11 +196,12 @@ impl Kind for BestTurn {
     fn question(&self, position: &Value) -> Result<String, PuzzleError> {
         let game = position::read(position)?;
         let seat = usize::from(game.active());
+        let colour = game.players()[seat].colour.name();
+        let colour = colour[..1].to_uppercase() + &colour[1..];
         Ok(format!(
-            "{} (seat {seat}) to play in a {}-player game, after {} turns: which turn is worth the most value \
+            "{colour} (seat {seat}) to play in a {}-player game, after {} turns: which turn is worth the most value \
              points (ruling V1)? Give its actions in order, separated by \";\": the lay, the locomotives' moves \
              and what they do on the way, the trades, and the market.",
-            game.players()[seat].colour,
             game.players().len(),
             game.turns_played()
         ))
@@ -272,9 +273,11 @@ impl Kind for BestTurn {
         match answer {
             None => Ok(plan_svg(&game, &[], &format!("Cube Express: {colour} to play. The best turn?"))),
             Some(a) => {
-                let actions: Vec<Action> = serde_json::from_value(a.moves.clone())
-                    .or_else(|_| answer::parse(&a.text))
-                    .map_err(|e| PuzzleError::Answer(format!("the answer's moves: {e}")))?;
+                // The moves as the file holds them, else the words.
+                let actions: Vec<Action> = match serde_json::from_value(a.moves.clone()) {
+                    Ok(actions) => actions,
+                    Err(_) => answer::parse(&a.text)?,
+                };
                 Ok(plan_svg(&game, &actions, &format!("Cube Express: {colour} to play. The best turn")))
             }
         }

@@ -63,13 +63,10 @@ pub fn solve(game: &Game) -> Result<Solution, PuzzleError> {
     // The answer's placement first, then the others by value; a stable sort keeps the search's
     // order among equals.
     placements.sort_by_key(|&(p, v)| (p != answer, std::cmp::Reverse(v)));
-    let (_, value) = certify(game, &actions, &weights).map_err(|(i, e)| {
-        PuzzleError::Solver(format!("the best turn's step {} does not replay: {e}", i + 1))
-    })?;
+    let (_, value) = certify(game, &actions, &weights)
+        .map_err(|(i, e)| PuzzleError::Solver(format!("the best turn's step {} does not replay: {e}", i + 1)))?;
     if value != best_value || placements[0].1 != value {
-        return Err(PuzzleError::Solver(format!(
-            "the search valued the best turn {best_value}, the engine {value}"
-        )));
+        return Err(PuzzleError::Solver(format!("the search valued the best turn {best_value}, the engine {value}")));
     }
     let actions = simplest(game, actions, value, &weights);
     Ok(Solution { actions, value, placements, positions, starts: count })
@@ -77,7 +74,7 @@ pub fn solve(game: &Game) -> Result<Solution, PuzzleError> {
 
 /// `actions` (a turn from `game` worth `value`) with every action left out that can be left out
 /// without changing the turn's value (trying the last first, again until none can), every stock
-/// sale as small as it can be, and no market cube that gains nothing (ruling Z1). The search
+/// sale as small as it can be, and no market cube that gains nothing (ruling Z2). The search
 /// breaks ties between equal lines by the order of its steps, trades first, so its line may hold
 /// a sale or a conversion that gains nothing; the answer of a puzzle should not.
 fn simplest(game: &Game, mut actions: Vec<Action>, value: i32, weights: &Weights) -> Vec<Action> {
