@@ -113,6 +113,11 @@ fn a_collection_is_made_and_every_puzzle_checks_and_solves() {
         assert_eq!(p.kind, "cube-express-turn");
         assert_eq!(p.margin, 2.0);
         assert!(p.proof.clear_by(2.0), "{}: {:?}", p.id, p.proof);
+        // A puzzle the simple technique misses is never easy (ruling Z3).
+        assert_eq!(KIND.simple_finds(&p.position).expect("solved"), p.grade.factors["greedy_finds"] == 1.0);
+        if p.grade.factors["greedy_finds"] == 0.0 {
+            assert_ne!(p.grade.difficulty, signalbox_puzzles::Difficulty::Easy, "{}", p.id);
+        }
         assert_eq!(check_puzzle(p), Vec::<String>::new(), "{}", p.id);
         let a = KIND.attempt(&p.position, &p.answer.text).expect("the answer reads");
         assert_eq!(a.verdict, Verdict::Solved, "{}: {}", p.id, p.answer.text);

@@ -43,7 +43,7 @@ const THEMES: &[Theme] = &[
 /// A rating below this is easy.
 const MEDIUM: f64 = 2.0;
 /// A rating at or above this is hard.
-const HARD: f64 = 4.8;
+const HARD: f64 = 5.0;
 
 /// Other placements within this many value points of the best count as close (factor `close`).
 const CLOSE: i32 = 4;
@@ -142,7 +142,7 @@ pub fn grade(solution: &Solution, greedy: Placement) -> Grade {
         + 0.1 * (close.min(30) as f64)
         + 0.5 * trades as f64
         + 0.2 * steps as f64
-        - 0.5 * f64::from(margin.min(8));
+        - 0.5 * f64::from(margin.min(4));
     let rating = (rating * 1000.0).round() / 1000.0;
     Grade { difficulty: Difficulty::of_rating(rating, MEDIUM, HARD), rating, factors }
 }
@@ -181,7 +181,7 @@ impl Kind for BestTurn {
          answer's), close (other placements within 4 value points of the best), trades (conversions, stock sales, \
          coal spent and the second locomotive in the answer), steps (the answer's actions, the end of the turn \
          aside) and margin (best minus runner-up). Rating = 4 x (1 - greedy_finds) + 0.1 x min(close, 30) + \
-         0.5 x trades + 0.2 x steps - 0.5 x min(margin, 8); easy below 2, medium below 4.8, hard from 4.8 (so a \
+         0.5 x trades + 0.2 x steps - 0.5 x min(margin, 4); easy below 2, medium below 5, hard from 5 (so a \
          puzzle the simple technique misses is never easy)."
     }
 
