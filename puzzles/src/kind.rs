@@ -66,6 +66,7 @@ pub fn kinds() -> Vec<&'static dyn Kind> {
     vec![
         &crate::express01::BestRoute,
         &crate::coe::CoeMax,
+        &crate::cube_express::BestTurn,
         &crate::railways::link::RAILWAYS_LINK,
         &crate::railways::roll::RAILWAYS_ROLL,
     ]

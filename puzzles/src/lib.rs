@@ -12,6 +12,7 @@
 pub mod book;
 pub mod coe;
 pub mod collection;
+pub mod cube_express;
 pub mod express01;
 pub mod kind;
 pub mod puzzle;

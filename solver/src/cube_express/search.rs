@@ -1093,15 +1093,7 @@ pub fn best_turn(game: &Game, weights: &Weights, deadline: Option<Instant>) -> O
             (net, Start { value: value(game, &after, weights), actions, state })
         })
         .collect();
-    let mut groups: Vec<(Network, Vec<(usize, Start)>)> = Vec::new();
-    let mut by_network: HashMap<Network, usize> = HashMap::new();
-    for (i, (net, start)) in prepared.into_iter().enumerate() {
-        let g = *by_network.entry(net.clone()).or_insert_with(|| {
-            groups.push((net, Vec::new()));
-            groups.len() - 1
-        });
-        groups[g].1.push((i, start));
-    }
+    let groups = by_network(prepared);
     let stop = AtomicBool::new(false);
     let positions = AtomicU64::new(0);
     // Each network's best: (value, start index, actions), or None if stopped.
@@ -1150,6 +1142,78 @@ pub fn best_turn(game: &Game, weights: &Weights, deadline: Option<Instant>) -> O
         positions: positions.into_inner(),
         upper_bound,
     })
+}
+
+/// The starts grouped by the network they leave within reach, in order of each network's first
+/// start, each start with its index.
+fn by_network(prepared: Vec<(Network, Start)>) -> Vec<(Network, Vec<(usize, Start)>)> {
+    let mut groups: Vec<(Network, Vec<(usize, Start)>)> = Vec::new();
+    let mut index: HashMap<Network, usize> = HashMap::new();
+    for (i, (net, start)) in prepared.into_iter().enumerate() {
+        let g = *index.entry(net.clone()).or_insert_with(|| {
+            groups.push((net, Vec::new()));
+            groups.len() - 1
+        });
+        groups[g].1.push((i, start));
+    }
+    groups
+}
+
+/// The best turn that begins with one start of step II, for [`best_by_start`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StartBest {
+    /// The start's lay (`None`: no tile fits, [`Action::NoLay`]).
+    pub lay: Option<Lay>,
+    /// The best turn that begins with the start's actions (trades before the lay, then the lay),
+    /// ending with [`Action::End`].
+    pub actions: Vec<Action>,
+    /// Its value.
+    pub value: i32,
+}
+
+/// The best turn from each start of step II of the turn of the player to move in `game` (at the
+/// start of a turn), by the same exact search as [`best_turn`], on the calling thread: every
+/// start (the trades before the lay and the lay: each tile, side, cell, rotation, action and
+/// payment), in the search's order, with the best turn that begins with it; and the positions
+/// searched. Every turn reaches its value, or less, from a start with the same lay (ruling S3:
+/// moving a trade after the lay keeps the lay), so the best turn with a given lay is the best of
+/// the starts with it, and the first best of all the starts is [`best_turn`]'s answer. Empty when
+/// the game is over or not at the start of a turn.
+pub fn best_by_start(game: &Game, weights: &Weights) -> (Vec<StartBest>, u64) {
+    if game.is_over() || game.phase() != Phase::Lay {
+        return (Vec::new(), 0);
+    }
+    let rules = Rules::new(game, weights, objective_weights(game, usize::from(game.active())));
+    let prepared: Vec<(Network, Start)> = starts(game)
+        .into_iter()
+        .map(|(actions, after)| {
+            let (net, state) = network(&after, &rules);
+            (net, Start { value: value(game, &after, weights), actions, state })
+        })
+        .collect();
+    let count = prepared.len();
+    let stop = AtomicBool::new(false);
+    let mut found: Vec<Option<StartBest>> = vec![None; count];
+    let mut positions = 0;
+    let mut memo = Memo::default();
+    for (net, members) in by_network(prepared) {
+        memo.clear();
+        let mut searcher = Searcher { memo: std::mem::take(&mut memo), ..Searcher::new(&net, &rules, &stop, None) };
+        for (i, start) in &members {
+            // Without a deadline nothing stops the search.
+            let Ok(v) = searcher.solve(&start.state) else { continue };
+            if v == DEAD {
+                continue;
+            }
+            let lay = start.actions.iter().find_map(|a| if let Action::Lay(l) = a { Some(*l) } else { None });
+            let mut actions = start.actions.clone();
+            actions.extend(searcher.actions(&start.state, &searcher.line(&start.state)));
+            found[*i] = Some(StartBest { lay, actions, value: v + start.value });
+        }
+        positions += searcher.nodes;
+        memo = std::mem::take(&mut searcher.memo);
+    }
+    (found.into_iter().flatten().collect(), positions)
 }
 
 /// The best of a network's starts: its value, its start's index and its actions; `None` when
