@@ -57,6 +57,8 @@ pub enum Rejected {
     NotUnique,
     /// The answer is best, but by less than the margin asked for.
     NotClear,
+    /// The position holds no puzzle of the kind (the kind's solver says why).
+    Unfit(String),
     /// The kind's solver could not answer.
     Failed(String),
 }
@@ -68,6 +70,7 @@ impl Rejected {
             Rejected::NoPosition(r) => (*r).to_string(),
             Rejected::NotUnique => "two answers tie".to_string(),
             Rejected::NotClear => "margin too small".to_string(),
+            Rejected::Unfit(_) => "nothing to find".to_string(),
             Rejected::Failed(_) => "solver failed".to_string(),
         }
     }
@@ -76,7 +79,10 @@ impl Rejected {
 /// Makes the puzzle of one candidate, or says why there is none.
 pub fn make_one(kind: &dyn Kind, candidate: u64, margin: f64) -> Result<Puzzle, Rejected> {
     let position = kind.position(candidate).map_err(Rejected::NoPosition)?;
-    let solved = kind.solve(&position).map_err(|e| Rejected::Failed(e.to_string()))?;
+    let solved = kind.solve(&position).map_err(|e| match e {
+        PuzzleError::Unfit(why) => Rejected::Unfit(why),
+        e => Rejected::Failed(e.to_string()),
+    })?;
     match solved.proof.margin {
         Some(m) if m.abs() < 1e-9 => return Err(Rejected::NotUnique),
         _ if !solved.proof.clear_by(margin) => return Err(Rejected::NotClear),

@@ -201,6 +201,10 @@ pub enum PuzzleError {
         /// What went wrong.
         message: String,
     },
+    /// The position is legal but holds no puzzle of the kind (nothing to find); a candidate of
+    /// such a position is passed over, and a puzzle file of one fails the check.
+    #[error("no puzzle here: {0}")]
+    Unfit(String),
     /// The solver could not answer (a limit was hit).
     #[error("the solver: {0}")]
     Solver(String),

@@ -87,7 +87,7 @@ fn the_best_and_the_runner_up_are_what_every_use_of_the_roll_gives() {
         let solved = match solved {
             Ok(s) => s,
             // Refused only when no use lowers the tiles still needed, and no build ties with that.
-            Err(PuzzleError::Position(m)) if m.contains("no use of") => {
+            Err(PuzzleError::Unfit(m)) if m.contains("no use of") => {
                 assert_eq!(min_link(&game, Colour::Blue).map(|(p, _)| p.tiles.len()), Some(best), "seed {seed}");
                 assert!(runner.is_none_or(|r| r > best), "seed {seed}");
                 continue;

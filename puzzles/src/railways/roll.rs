@@ -321,8 +321,8 @@ impl Kind for RailwaysRoll {
         let s = search(game, roll, colour)?;
         let (best_key, best, runner) = rank(&s)?;
         if best.builds.is_empty() && runner.is_none_or(|r| r > best.remaining) {
-            return Err(PuzzleError::Position(format!(
-                "no use of {} lowers the tiles {colour} still needs: nothing to find",
+            return Err(PuzzleError::Unfit(format!(
+                "no use of {} lowers the tiles {colour} still needs",
                 roll_words(roll)
             )));
         }
