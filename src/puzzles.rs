@@ -433,27 +433,32 @@ fn check(paths: &[PathBuf], threads: Option<usize>, json: bool) -> anyhow::Resul
     Ok(())
 }
 
-/// Prints an HTML file to PDF with headless Chromium.
+/// Prints an HTML file to PDF with headless Chromium (tried twice: a headless browser started
+/// on a busy machine now and then dies before it prints).
 fn print_pdf(html: &Path, pdf: &Path) -> anyhow::Result<()> {
     let program = std::env::var("SIGNALBOX_CHROMIUM").unwrap_or_else(|_| "chromium".to_owned());
     let html = std::fs::canonicalize(html).with_context(|| format!("{}", html.display()))?;
     let target = std::env::current_dir().context("the current folder")?.join(pdf);
-    let _ = std::fs::remove_file(&target);
-    let profile = std::env::temp_dir().join(format!("signalbox-print-{}", std::process::id()));
-    let status = std::process::Command::new(&program)
-        .args(["--headless", "--disable-gpu", "--no-sandbox", "--no-pdf-header-footer", "--no-first-run"])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .arg(format!("--print-to-pdf={}", target.display()))
-        .arg(format!("file://{}", html.display()))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status();
-    let _ = std::fs::remove_dir_all(&profile);
-    match status {
-        Ok(s) if s.success() && target.exists() => Ok(()),
-        Ok(s) => anyhow::bail!("{program} could not print {} ({s})", pdf.display()),
-        Err(e) => anyhow::bail!(
-            "cannot print the PDF: cannot start {program} ({e}); install Debian's chromium or pass --no-pdf"
-        ),
+    let mut last = None;
+    for attempt in 0..2 {
+        let _ = std::fs::remove_file(&target);
+        let profile = std::env::temp_dir().join(format!("signalbox-print-{}-{attempt}", std::process::id()));
+        let status = std::process::Command::new(&program)
+            .args(["--headless", "--disable-gpu", "--no-sandbox", "--no-pdf-header-footer", "--no-first-run"])
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .arg(format!("--print-to-pdf={}", target.display()))
+            .arg(format!("file://{}", html.display()))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status();
+        let _ = std::fs::remove_dir_all(&profile);
+        match status {
+            Ok(s) if s.success() && target.exists() => return Ok(()),
+            Ok(s) => last = Some(format!("{program} could not print {} ({s})", pdf.display())),
+            Err(e) => anyhow::bail!(
+                "cannot print the PDF: cannot start {program} ({e}); install Debian's chromium or pass --no-pdf"
+            ),
+        }
     }
+    anyhow::bail!("{}", last.unwrap_or_default())
 }

@@ -73,15 +73,15 @@ dl.themes dd { margin: 0; }
 figure { margin: 0; }
 figure svg { display: block; width: 100%; height: auto; }
 .puzzle figure svg { max-height: 70vh; }
-.answers { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 14px; }
-.answer { border: 1px solid var(--rule); padding: 8px; }
+.answers { display: grid; grid-template-columns: minmax(0, 1fr); gap: 14px; }
+.answer { border: 1px solid var(--rule); padding: 8px; display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 42%); gap: 12px; align-items: start; }
 .answer p { margin: 2px 0; font-size: 13px; }
 .answer p.words { font-size: 14px; font-weight: 600; }
 .answer .small { color: var(--muted); }
 footer { margin-top: 32px; border-top: 1px solid var(--rule); padding-top: 8px; color: var(--muted); font-size: 12px; }
 @media screen and (max-width: 760px) {
   body { font-size: 14px; padding: 0 10px 24px; }
-  .answers { grid-template-columns: 1fr; }
+  .answer { grid-template-columns: minmax(0, 1fr); }
   h1 { font-size: 21px; }
 }
 @media print {
@@ -92,12 +92,13 @@ footer { margin-top: 32px; border-top: 1px solid var(--rule); padding-top: 8px; 
   .puzzle, .answer, dl.themes { break-inside: avoid; page-break-inside: avoid; }
   .chapter ~ .chapter { break-before: page; }
   .puzzle { padding: 6px 0; }
-  .puzzle figure svg { max-height: 100mm; }
-  .answer figure svg { max-height: 55mm; }
-  .answer p { font-size: 8.5pt; }
-  .answer p.words { font-size: 9pt; }
+  .puzzle figure svg { max-height: 92mm; }
+  .answer figure svg { max-height: 62mm; }
+  .answer { grid-template-columns: minmax(0, 1fr) 34%; padding: 2mm 3mm; }
+  .answer p { font-size: 8pt; }
+  .answer p.words { font-size: 8pt; font-weight: 600; }
   section#answers { break-before: page; }
-  .answers { gap: 6mm; }
+  .answers { gap: 4mm; }
 }
 "#;
 
@@ -175,9 +176,9 @@ pub fn book_page(book: &Book) -> String {
             let themes = if p.themes.is_empty() { "none".to_string() } else { p.themes.join(", ") };
             let _ = writeln!(
                 h,
-                "<article class=\"answer\" id=\"a-{id}\"><h3><span class=\"no\">{no}</span> \
+                "<article class=\"answer\" id=\"a-{id}\"><div><h3><span class=\"no\">{no}</span> \
                  <span class=\"id\">{id}</span></h3><p class=\"words\">{answer}</p>\
-                 <p>{proof}</p><p class=\"small\">{grade} · themes: {themes}</p>\
+                 <p>{proof}</p><p class=\"small\">{grade} · themes: {themes}</p></div>\
                  <figure>{board}</figure></article>",
                 id = escape(&p.id),
                 answer = escape(&p.answer),
