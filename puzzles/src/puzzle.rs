@@ -171,7 +171,8 @@ pub enum Verdict {
 /// A player's answer, scored.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Attempt {
-    /// The verdict.
+    /// The verdict (in JSON its fields sit beside the others: `"verdict": "short", "loss": 2`).
+    #[serde(flatten)]
     pub verdict: Verdict,
     /// The answer's value where it is legal.
     pub value: Option<f64>,
