@@ -201,7 +201,7 @@ fn a_tampered_answer_and_a_tie_are_caught() {
     };
     let answer = tiles_of(&game, &good.answer.text);
     let first = *answer.iter().next().expect("a tile");
-    let other = signalbox_solver::railways::link::link_without(&game, colour, &BTreeSet::from([first]))
+    let other = signalbox_solver::railways::link::link_without(&game, colour, &BTreeSet::from([first]), None)
         .0
         .plan()
         .expect("another plan")

@@ -63,6 +63,28 @@ struct Found {
     work: u64,
 }
 
+/// The most plans the linker may take from its queues for one question of a puzzle (see
+/// [`link_without`]); past it the position is no puzzle of this kind. A fixed count, so that the
+/// same candidates are passed over on every machine: the solves of kept puzzles take a few
+/// thousand, and a position beyond this one would hold the memory of many.
+pub const LINK_STEPS: u64 = 200_000;
+
+/// The linker within [`LINK_STEPS`], without the tiles in `forbidden`: the plan with the fewest
+/// tiles, `None` where there is none, an error where the linker reached the limit.
+fn fewest(
+    game: &Game,
+    colour: Colour,
+    forbidden: &BTreeSet<(Hex, Ends)>,
+) -> Result<(Option<LinkPlan>, LinkStats), PuzzleError> {
+    match link_without(game, colour, forbidden, Some(LINK_STEPS)) {
+        (Linked::Plan(p), stats) => Ok((Some(p), stats)),
+        (Linked::Stopped { .. }, _) => {
+            Err(PuzzleError::Unfit(format!("the linker needs more than {LINK_STEPS} steps in this position")))
+        }
+        (Linked::None(_), stats) => Ok((None, stats)),
+    }
+}
+
 fn work(stats: &LinkStats) -> u64 {
     (stats.expanded + stats.supply_expanded + stats.order_splits) as u64
 }
@@ -82,7 +104,7 @@ fn player(read: &Read) -> Result<Colour, PuzzleError> {
 
 /// The answer and the exact runner-up (see the module documentation).
 fn find(game: &Game, colour: Colour) -> Result<Found, PuzzleError> {
-    let Some((plan, stats)) = min_link(game, colour) else {
+    let (Some(plan), stats) = fewest(game, colour, &BTreeSet::new())? else {
         return Err(PuzzleError::Position(format!("{colour} cannot link its cities any more (within the supply)")));
     };
     if plan.tiles.is_empty() {
@@ -93,9 +115,9 @@ fn find(game: &Game, colour: Colour) -> Result<Found, PuzzleError> {
     let mut runner_up: Option<usize> = None;
     let mut near_misses = 0;
     for &tile in &plan.tiles {
-        let (linked, stats) = link_without(game, colour, &BTreeSet::from([tile]));
+        let (linked, stats) = fewest(game, colour, &BTreeSet::from([tile]))?;
         total += work(&stats);
-        if let Linked::Plan(p) = linked {
+        if let Some(p) = linked {
             let n = p.tiles.len();
             runner_up = Some(runner_up.map_or(n, |r| r.min(n)));
             near_misses += usize::from(n == best + 1);
@@ -110,7 +132,7 @@ fn board_fewest(game: &Game, colour: Colour) -> Option<usize> {
     content.supply.straight += 1000;
     content.supply.curved += 1000;
     let endless = Game::from_setup(Arc::new(content), &game.to_setup()).ok()?;
-    min_link(&endless, colour).map(|(p, _)| p.tiles.len())
+    fewest(&endless, colour, &BTreeSet::new()).ok()?.0.map(|p| p.tiles.len())
 }
 
 /// Every straight and curved track under `curve`.
@@ -297,9 +319,10 @@ impl Kind for RailwaysLink {
         if candidate.is_multiple_of(4) {
             let stop = rng.random_range(5..=12);
             let game = house_game(&mut rng, stop).ok_or("the game ended first")?;
-            return match min_link(&game, Colour::Blue) {
-                Some((p, _)) if p.tiles.len() >= 3 => Ok(write(&game, true, Some(Colour::Blue), None)),
-                _ => Err("fewer than three tiles to find"),
+            return match fewest(&game, Colour::Blue, &BTreeSet::new()) {
+                Err(_) => Err("too large a search"),
+                Ok((Some(p), _)) if p.tiles.len() >= 3 => Ok(write(&game, true, Some(Colour::Blue), None)),
+                Ok(_) => Err("fewer than three tiles to find"),
             };
         }
         let spec = Spec {
@@ -311,10 +334,11 @@ impl Kind for RailwaysLink {
             stop: 8,
         };
         let game = small_game(&mut rng, spec).ok_or("no game on the map drawn")?;
-        match min_link(&game, Colour::Blue) {
-            None => Err("blue cannot link its cities"),
-            Some((p, _)) if p.tiles.len() < 3 => Err("fewer than three tiles to find"),
-            Some(_) => Ok(write(&game, false, Some(Colour::Blue), None)),
+        match fewest(&game, Colour::Blue, &BTreeSet::new()) {
+            Err(_) => Err("too large a search"),
+            Ok((None, _)) => Err("blue cannot link its cities"),
+            Ok((Some(p), _)) if p.tiles.len() < 3 => Err("fewer than three tiles to find"),
+            Ok(_) => Ok(write(&game, false, Some(Colour::Blue), None)),
         }
     }
 

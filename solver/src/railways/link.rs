@@ -838,7 +838,7 @@ pub(crate) fn link_at_most(
     deadline: Option<Instant>,
     most: usize,
 ) -> (Option<Linked>, LinkStats) {
-    link_avoiding(game, colour, deadline, most, &BTreeSet::new())
+    link_avoiding(game, colour, deadline, most, &BTreeSet::new(), u64::MAX)
 }
 
 /// The linker ([`link`]) over the plans that lay none of the tiles in `forbidden` (a hex and a
@@ -846,8 +846,17 @@ pub(crate) fn link_at_most(
 /// port graph leaves a graph of the same kind, so every argument of ruling T2 holds for it; the
 /// puzzles of the fewest tiles find the best plan other than an answer by forbidding each of its
 /// tiles in turn.
-pub fn link_without(game: &Game, colour: Colour, forbidden: &BTreeSet<(Hex, Ends)>) -> (Linked, LinkStats) {
-    match link_avoiding(game, colour, None, usize::MAX, forbidden) {
+///
+/// With `steps`, the search stops after that many plans taken from its queues (both passes)
+/// and answers [`Linked::Stopped`] with the bound proven so far: a limit that, unlike a
+/// deadline, stops at the same place on every machine.
+pub fn link_without(
+    game: &Game,
+    colour: Colour,
+    forbidden: &BTreeSet<(Hex, Ends)>,
+    steps: Option<u64>,
+) -> (Linked, LinkStats) {
+    match link_avoiding(game, colour, None, usize::MAX, forbidden, steps.unwrap_or(u64::MAX)) {
         (Some(linked), stats) => (linked, stats),
         (None, stats) => (Linked::None(NoPlan::Board), stats),
     }
@@ -860,6 +869,7 @@ fn link_avoiding(
     deadline: Option<Instant>,
     most: usize,
     forbidden: &BTreeSet<(Hex, Ends)>,
+    steps: u64,
 ) -> (Option<Linked>, LinkStats) {
     let most = u32::try_from(most).unwrap_or(u32::MAX);
     let mut stats = LinkStats::default();
@@ -872,7 +882,11 @@ fn link_avoiding(
     terminals.extend(to_link.iter().map(|&c| Terminal::City(c)));
     let all = trees(&terminals);
     stats.trees = all.len();
-    let past = || deadline.is_some_and(|d| Instant::now() >= d);
+    let taken = std::cell::Cell::new(0u64);
+    let past = || {
+        taken.set(taken.get().saturating_add(1));
+        taken.get() > steps || deadline.is_some_and(|d| Instant::now() >= d)
+    };
     // Pass 1: without the supply.
     let mut cache: HashMap<(Terminal, Terminal), Option<Path>> = HashMap::default();
     let mut queue: BinaryHeap<(Reverse<u32>, Reverse<usize>)> = BinaryHeap::new();
