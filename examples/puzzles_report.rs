@@ -92,7 +92,13 @@ fn section(kind: &dyn Kind, count: usize, out: &mut String) {
             number(mean(&of.iter().filter_map(|p| p.proof.margin).collect::<Vec<_>>()))
         );
     }
-    out.push('\n');
+    let factors: Vec<&String> = made.puzzles.first().map(|p| p.grade.factors.keys().collect()).unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "\nThe rating's factors: {}. Where the simple technique, the work or the margin is one of them, \
+         its column shows that factor at work, not an independent test of the grade.\n",
+        factors.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")
+    );
 }
 
 fn main() {
