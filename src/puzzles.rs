@@ -7,7 +7,7 @@ use anyhow::Context as _;
 use clap::Subcommand;
 use serde_json::json;
 use signalbox_puzzles::collection::{self, Collection, Request};
-use signalbox_puzzles::puzzle::number;
+use signalbox_puzzles::puzzle::{amount, number};
 use signalbox_puzzles::{Difficulty, Kind, Puzzle, PuzzleError, Verdict, kinds};
 
 use crate::input::{bad, check_new, write_new};
@@ -301,14 +301,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             }
             say!("read as: {}", attempt.understood);
             match &attempt.verdict {
-                Verdict::Solved => say!("solved: {} {}, the best", number(attempt.best), kind.unit()),
+                Verdict::Solved => say!("solved: {}, the best", amount(attempt.best, kind.unit())),
                 Verdict::Short { loss } => say!(
-                    "not the answer: {} {} against the best {} ({} {} short)",
-                    attempt.value.map_or("?".to_string(), number),
-                    kind.unit(),
+                    "not the answer: {} against the best {} ({} short)",
+                    attempt.value.map_or("?".to_string(), |v| amount(v, kind.unit())),
                     number(attempt.best),
-                    number(*loss),
-                    kind.unit()
+                    amount(*loss, kind.unit())
                 ),
                 Verdict::Illegal { reason } => say!("not legal: {reason}"),
             }

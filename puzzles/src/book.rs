@@ -6,17 +6,17 @@ use signalbox_solver::analysis::Better;
 
 use crate::collection::Collection;
 use crate::kind::find;
-use crate::puzzle::{Difficulty, Puzzle, PuzzleError, number};
+use crate::puzzle::{Difficulty, Puzzle, PuzzleError, amount, number};
 
 /// The proof of a puzzle in a line: the best value and the runner-up's.
 pub fn proof_line(puzzle: &Puzzle, unit: &str, better: Better) -> String {
-    let best = format!("Best: {} {unit}", number(puzzle.proof.best));
+    let best = format!("Best: {}", amount(puzzle.proof.best, unit));
     match (puzzle.proof.runner_up, puzzle.proof.margin) {
         (Some(r), Some(m)) => format!(
-            "{best}; every other answer {} {} at best ({} {unit} {}).",
+            "{best}; every other answer {} {} at best ({} {}).",
             if better == Better::Higher { "reaches" } else { "needs" },
             number(r),
-            number(m),
+            amount(m, unit),
             if better == Better::Higher { "less" } else { "more" }
         ),
         _ => format!("{best}; no other answer is legal."),
@@ -54,9 +54,8 @@ pub fn book(collection: &Collection) -> Result<Book, PuzzleError> {
         intro: vec![
             format!(
                 "Each puzzle has exactly one answer: the solver searched every other distinct answer, and \
-                 each falls short of it by at least {} (counted in {}).",
-                number(m.margin),
-                kind.unit()
+                 each falls short of it by at least {}.",
+                amount(m.margin, kind.unit())
             ),
             format!("How the puzzles are graded: {}", kind.grading()),
             "To check an answer of your own: signalbox puzzles try PUZZLE.json \"ANSWER\", in the words the \

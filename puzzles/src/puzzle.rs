@@ -259,3 +259,36 @@ pub fn differences(puzzle: &Puzzle, fresh: &Solved, margin: f64) -> Vec<String> 
 pub fn number(x: f64) -> String {
     if (x - x.round()).abs() < 1e-9 { format!("{}", x.round() as i64) } else { format!("{x:.3}") }
 }
+
+/// An amount with its unit, the unit in the singular for exactly one ("1 point", "2 points",
+/// "1 tile still needed"): the first word of the unit ending in `s` loses it.
+pub fn amount(x: f64, unit: &str) -> String {
+    if (x - 1.0).abs() > 1e-9 {
+        return format!("{} {unit}", number(x));
+    }
+    let mut done = false;
+    let words: Vec<String> = unit
+        .split(' ')
+        .map(|w| match w.strip_suffix('s') {
+            Some(one) if !done => {
+                done = true;
+                one.to_string()
+            }
+            _ => w.to_string(),
+        })
+        .collect();
+    format!("1 {}", words.join(" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_of_a_unit_is_singular() {
+        assert_eq!(amount(1.0, "value points"), "1 value point");
+        assert_eq!(amount(1.0, "tiles still needed"), "1 tile still needed");
+        assert_eq!(amount(2.0, "points"), "2 points");
+        assert_eq!(amount(0.5, "points"), "0.500 points");
+    }
+}
