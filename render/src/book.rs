@@ -50,18 +50,9 @@ pub struct Book {
     pub puzzles: Vec<BookPuzzle>,
 }
 
-const STYLE: &str = r#"
-:root { --ink: #1a1a1a; --muted: #555; --rule: #d0d0d0; --mark: #8c2d04; --paper: #fff; --shade: #f4f4f4; }
-* { box-sizing: border-box; }
-body { margin: 0 auto; max-width: 980px; padding: 0 16px 32px; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; color: var(--ink); background: var(--paper); }
-header { border-bottom: 2px solid var(--ink); padding: 12px 0 8px; }
-header .game { margin: 0; color: var(--muted); text-transform: uppercase; letter-spacing: .06em; font-size: 12px; }
-h1 { margin: 4px 0 6px; font-size: 26px; line-height: 1.2; }
-h2 { margin: 28px 0 10px; font-size: 20px; border-bottom: 1px solid var(--rule); padding-bottom: 4px; }
-h3 { margin: 0 0 6px; font-size: 16px; }
-nav { margin: 10px 0; font-size: 14px; }
-nav a { margin-right: 14px; }
-a { color: #0b4f8a; }
+const STYLE: &str = concat!(crate::page::base_style!(), r#"
+body { max-width: 980px; }
+h3 { margin: 0 0 6px; }
 code { font-size: 13px; background: var(--shade); padding: 1px 4px; word-break: break-all; }
 dl.themes { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; font-size: 14px; }
 dl.themes dt { font-weight: 600; }
@@ -70,15 +61,12 @@ dl.themes dd { margin: 0; }
 .puzzle p.question { margin: 4px 0 8px; }
 .puzzle .no, .answer .no { display: inline-block; min-width: 2.4em; padding: 0 6px; border: 1px solid var(--mark); border-radius: 3px; color: var(--mark); font-weight: 700; text-align: center; margin-right: 6px; }
 .id { color: var(--muted); font-size: 12px; font-weight: 400; }
-figure { margin: 0; }
-figure svg { display: block; width: 100%; height: auto; }
 .puzzle figure svg { max-height: 70vh; }
 .answers { display: grid; grid-template-columns: minmax(0, 1fr); gap: 14px; }
 .answer { border: 1px solid var(--rule); padding: 8px; display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 42%); gap: 12px; align-items: start; }
 .answer p { margin: 2px 0; font-size: 13px; }
 .answer p.words { font-size: 14px; font-weight: 600; }
 .answer .small { color: var(--muted); }
-footer { margin-top: 32px; border-top: 1px solid var(--rule); padding-top: 8px; color: var(--muted); font-size: 12px; }
 @media screen and (max-width: 760px) {
   body { font-size: 14px; padding: 0 10px 24px; }
   .answer { grid-template-columns: minmax(0, 1fr); }
@@ -100,7 +88,7 @@ footer { margin-top: 32px; border-top: 1px solid var(--rule); padding-top: 8px; 
   section#answers { break-before: page; }
   .answers { gap: 4mm; }
 }
-"#;
+"#);
 
 /// The number a puzzle has in the book: its chapter's initial and its place in the chapter
 /// ("E3", "M1", "H12"), the same in the puzzles and in the answer key.

@@ -62,19 +62,34 @@ pub(crate) fn game_name(game: &str) -> &str {
     }
 }
 
-const STYLE: &str = r#"
+/// The style every page of signalbox shares (colours, type, header, navigation, figures,
+/// footer), as a literal for `concat!`; each page adds its own rules after it, and the body's
+/// width.
+macro_rules! base_style {
+    () => {
+        r#"
 :root { --ink: #1a1a1a; --muted: #555; --rule: #d0d0d0; --mark: #8c2d04; --paper: #fff; --shade: #f4f4f4; }
 * { box-sizing: border-box; }
-body { margin: 0 auto; max-width: 1180px; padding: 0 16px 32px; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; color: var(--ink); background: var(--paper); }
+body { margin: 0 auto; padding: 0 16px 32px; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; color: var(--ink); background: var(--paper); }
 header { border-bottom: 2px solid var(--ink); padding: 12px 0 8px; }
 header .game { margin: 0; color: var(--muted); text-transform: uppercase; letter-spacing: .06em; font-size: 12px; }
 h1 { margin: 4px 0 6px; font-size: 24px; line-height: 1.2; }
 h2 { margin: 28px 0 10px; font-size: 19px; border-bottom: 1px solid var(--rule); padding-bottom: 4px; }
 h3 { margin: 18px 0 8px; font-size: 16px; }
-p.assumes { background: var(--shade); border-left: 4px solid var(--mark); padding: 6px 10px; margin: 8px 0; }
 nav { margin: 10px 0; font-size: 14px; }
 nav a { margin-right: 14px; }
 a { color: #0b4f8a; }
+figure { margin: 0; }
+figure svg { display: block; width: 100%; height: auto; }
+footer { margin-top: 32px; border-top: 1px solid var(--rule); padding-top: 8px; color: var(--muted); font-size: 12px; }
+"#
+    };
+}
+pub(crate) use base_style;
+
+const STYLE: &str = concat!(base_style!(), r#"
+body { max-width: 1180px; }
+p.assumes { background: var(--shade); border-left: 4px solid var(--mark); padding: 6px 10px; margin: 8px 0; }
 table { border-collapse: collapse; width: 100%; font-size: 14px; }
 th, td { border-bottom: 1px solid var(--rule); padding: 4px 6px; text-align: left; vertical-align: top; }
 th { background: var(--shade); font-weight: 600; }
@@ -86,8 +101,6 @@ tr.turning td:first-child { border-left: 4px solid var(--mark); }
 .zero { color: var(--muted); }
 .bar { display: inline-block; height: 8px; background: var(--mark); vertical-align: middle; margin-right: 4px; }
 .details { color: var(--muted); font-size: 12px; }
-figure { margin: 0; }
-figure svg { display: block; width: 100%; height: auto; }
 figure.chart { max-width: 760px; margin: 8px 0 16px; }
 figcaption { font-size: 13px; color: var(--muted); margin-top: 4px; }
 .boards { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 12px; align-items: start; }
@@ -95,7 +108,6 @@ figcaption { font-size: 13px; color: var(--muted); margin-top: 4px; }
 .board figcaption { color: var(--ink); font-weight: 600; }
 .board.played figcaption::before { content: "\2715  "; color: var(--mark); }
 .board.best figcaption::before { content: "\2713  "; color: #00704a; }
-footer { margin-top: 32px; border-top: 1px solid var(--rule); padding-top: 8px; color: var(--muted); font-size: 12px; }
 @media (max-width: 760px) {
   body { font-size: 14px; padding: 0 10px 24px; }
   .boards { grid-template-columns: 1fr; }
@@ -114,7 +126,7 @@ footer { margin-top: 32px; border-top: 1px solid var(--rule); padding-top: 8px; 
   tr.turning { background: none; }
   .board { border-color: #999; }
 }
-"#;
+"#);
 
 /// The x value at which a decision is marked on a chart with this axis.
 fn mark_at(axis: Axis, d: &Decision) -> f64 {
