@@ -50,7 +50,9 @@ pub struct Book {
     pub puzzles: Vec<BookPuzzle>,
 }
 
-const STYLE: &str = concat!(crate::page::base_style!(), r#"
+const STYLE: &str = concat!(
+    crate::page::base_style!(),
+    r#"
 body { max-width: 980px; }
 h3 { margin: 0 0 6px; }
 code { font-size: 13px; background: var(--shade); padding: 1px 4px; word-break: break-all; }
@@ -88,7 +90,8 @@ dl.themes dd { margin: 0; }
   section#answers { break-before: page; }
   .answers { gap: 4mm; }
 }
-"#);
+"#
+);
 
 /// The number a puzzle has in the book: its chapter's initial and its place in the chapter
 /// ("E3", "M1", "H12"), the same in the puzzles and in the answer key.

@@ -87,7 +87,9 @@ footer { margin-top: 32px; border-top: 1px solid var(--rule); padding-top: 8px; 
 }
 pub(crate) use base_style;
 
-const STYLE: &str = concat!(base_style!(), r#"
+const STYLE: &str = concat!(
+    base_style!(),
+    r#"
 body { max-width: 1180px; }
 p.assumes { background: var(--shade); border-left: 4px solid var(--mark); padding: 6px 10px; margin: 8px 0; }
 table { border-collapse: collapse; width: 100%; font-size: 14px; }
@@ -126,7 +128,8 @@ figcaption { font-size: 13px; color: var(--muted); margin-top: 4px; }
   tr.turning { background: none; }
   .board { border-color: #999; }
 }
-"#);
+"#
+);
 
 /// The x value at which a decision is marked on a chart with this axis.
 fn mark_at(axis: Axis, d: &Decision) -> f64 {
