@@ -8,7 +8,10 @@
 //! - [`network`]: the track network as a graph.
 //! - [`route`]: bonus routes: rules, certificate check, payout.
 //! - [`payout`]: handing out a bonus payment.
+//! - [`setup`]: a new game from a seed.
+//! - [`capital`]: a player's capital (government aid, the winner).
 
+pub mod capital;
 pub mod card;
 pub mod catalogue;
 pub mod map;
@@ -16,8 +19,10 @@ pub mod network;
 pub mod payout;
 pub mod position;
 pub mod route;
+pub mod setup;
 pub mod side;
 
+pub use capital::{Capital, capital, stations_of};
 pub use card::{Card, CardKind, CardNumber, CompanyId, Stage, Station};
 pub use catalogue::{Catalogue, ContentError, ContentProblem};
 pub use map::{Beyond, Map};
@@ -25,4 +30,5 @@ pub use network::{NetCell, Network, StationRef};
 pub use payout::{Holder, distribute};
 pub use position::{Payment, Position, PositionError, PositionProblem, PositionSetup};
 pub use route::{LengthRule, Route, RouteError, RouteRules, RouteScore, RouteTask, Step};
+pub use setup::{SetupError, new_game};
 pub use side::{Endpoint, Side, Track};

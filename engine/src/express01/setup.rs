@@ -1,0 +1,258 @@
+//! A new game ("Setup", and "The Game with the USA Expansion: Setup"): the base cards as the
+//! board, the upgrade cards sorted into decks by kind and stage and shuffled, six cards of the
+//! blue route deck dealt to each player, the turn order from the cards shown, and the black
+//! engine to turn order 1 for the first round's government aid. The seed decides everything a
+//! table would leave to chance or to the players, by the rules G1 and G2 of
+//! `docs/rules/express-01.md`, so that a seed is one start position forever.
+
+use std::collections::BTreeMap;
+
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+
+use super::card::{CardKind, CardNumber, Stage};
+use super::catalogue::Catalogue;
+use super::position::{PlayerSetup, PositionSetup, deck_names};
+
+/// The cards each player is dealt from the blue route deck ("Setup": "deal 6 secret cards to
+/// each player").
+pub const DEALT: usize = 6;
+
+/// The fewest and the most players (four player boards; the turn order needs two to matter).
+pub const PLAYERS: std::ops::RangeInclusive<usize> = 2..=4;
+
+/// Why no game can be set up.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// The map is not in the content.
+    #[error("no map `{map}` in this content (maps: {known})")]
+    UnknownMap {
+        /// As asked.
+        map: String,
+        /// The maps there are.
+        known: String,
+    },
+    /// Too few or too many players.
+    #[error("{0} players: Express 01 is for 2 to 4")]
+    Players(usize),
+    /// Two players have the same name.
+    #[error("two players are named `{0}`")]
+    SameName(String),
+    /// The blue route deck is too small to deal the starting hands.
+    #[error("the blue route deck holds {held} cards, too few to deal {needed}")]
+    ShortDeck {
+        /// Cards in the deck.
+        held: usize,
+        /// Cards to deal.
+        needed: usize,
+    },
+}
+
+/// The decks of a new game on the map `kinds` names, by deck name, each top card first: every
+/// copy of every card of the deck's kind and stage, in card-number order, then shuffled by `rng`
+/// (one shuffle per deck, in the order of the deck names; ruling G1).
+fn shuffled_decks(
+    catalogue: &Catalogue,
+    kinds: &[CardKind],
+    rng: &mut ChaCha8Rng,
+) -> BTreeMap<String, Vec<CardNumber>> {
+    let mut decks = BTreeMap::new();
+    for (name, (kind, stage)) in deck_names(kinds) {
+        let mut cards: Vec<CardNumber> = catalogue
+            .cards()
+            .filter(|c| c.kind == kind && c.stage == stage)
+            .flat_map(|c| std::iter::repeat_n(c.number, usize::from(c.copies)))
+            .collect();
+        cards.sort_unstable();
+        cards.shuffle(rng);
+        decks.insert(name.to_string(), cards);
+    }
+    decks
+}
+
+/// The turn order from the cards shown ("Setup": the highest card number shown becomes turn
+/// order 1). Each player shows the highest-numbered card of their hand; players who show the
+/// same number (copies of a card) compare their next-highest cards, and so on; players whose
+/// hands hold the same numbers keep their seat order (ruling G2). Returns each seat's turn order
+/// number, from 1.
+pub fn turn_order_by_cards_shown(hands: &[Vec<CardNumber>]) -> Vec<u8> {
+    let mut seats: Vec<usize> = (0..hands.len()).collect();
+    let sorted: Vec<Vec<CardNumber>> = hands
+        .iter()
+        .map(|h| {
+            let mut h = h.clone();
+            h.sort_unstable_by(|a, b| b.cmp(a));
+            h
+        })
+        .collect();
+    // Highest first; a stable sort keeps seat order between equal hands.
+    seats.sort_by(|&a, &b| sorted[b].cmp(&sorted[a]));
+    let mut order = vec![0u8; hands.len()];
+    for (place, &seat) in seats.iter().enumerate() {
+        order[seat] = place as u8 + 1;
+    }
+    order
+}
+
+/// The start position of a new game on `map` for `players` (names, in seat order) from `seed`:
+/// every card of the map once, on the board (the base cards), in a hand or in a deck; turn order
+/// cards on their front; the black engine with turn order 1. [`super::Position::from_setup`]
+/// accepts it as it is.
+pub fn new_game(catalogue: &Catalogue, map: &str, players: &[String], seed: u64) -> Result<PositionSetup, SetupError> {
+    let Some((_, the_map)) = catalogue.map(map) else {
+        return Err(SetupError::UnknownMap {
+            map: map.to_string(),
+            known: catalogue.maps.iter().map(|m| m.id.clone()).collect::<Vec<_>>().join(", "),
+        });
+    };
+    if !PLAYERS.contains(&players.len()) {
+        return Err(SetupError::Players(players.len()));
+    }
+    for (i, p) in players.iter().enumerate() {
+        if players[..i].contains(p) {
+            return Err(SetupError::SameName(p.clone()));
+        }
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut decks = shuffled_decks(catalogue, &the_map.kinds, &mut rng);
+    let blue = decks.entry("route-blue".to_string()).or_default();
+    let needed = DEALT * players.len();
+    if blue.len() < needed {
+        return Err(SetupError::ShortDeck { held: blue.len(), needed });
+    }
+    // Dealt from the top, one card at a time round the table, in seat order (ruling G1).
+    let mut hands = vec![Vec::with_capacity(DEALT); players.len()];
+    for (i, card) in blue.drain(..needed).enumerate() {
+        hands[i % players.len()].push(card);
+    }
+    let order = turn_order_by_cards_shown(&hands);
+    let first = order.iter().position(|&o| o == 1).map(|seat| players[seat].clone());
+    Ok(PositionSetup {
+        map: map.to_string(),
+        note: Some(format!("a new game from seed {seed}")),
+        board: Vec::new(),
+        players: players
+            .iter()
+            .zip(hands)
+            .zip(&order)
+            .map(|((name, hand), &turn_order)| PlayerSetup {
+                name: name.clone(),
+                turn_order,
+                turn_taken: false,
+                hand: hand.iter().map(|c| c.0).collect(),
+                shares: Vec::new(),
+                share_counts: None,
+                base_cards: Vec::new(),
+            })
+            .collect(),
+        black_engine: first,
+        decks: Some(decks.into_iter().map(|(name, cards)| (name, cards.iter().map(|c| c.0).collect())).collect()),
+        bonus_payment: None,
+    })
+}
+
+/// The stage whose route deck the starting hands come from.
+pub const DEALT_FROM: (CardKind, Stage) = (CardKind::Route, Stage::Blue);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::express01::position::Position;
+
+    fn names(n: usize) -> Vec<String> {
+        ["Peter", "Martina", "Philipp", "Anna"][..n].iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn a_new_game_holds_every_card_once_on_both_maps() {
+        let catalogue = Catalogue::house();
+        for map in ["germany", "usa"] {
+            for n in 2..=4 {
+                for seed in 0..5 {
+                    let setup = new_game(&catalogue, map, &names(n), seed).expect("a game");
+                    let decks = setup.decks.clone().expect("decks");
+                    let expected = if map == "usa" { 9 } else { 12 };
+                    assert_eq!(decks.len(), expected, "{map}: decks by kind and stage");
+                    let position = Position::from_setup(setup.clone(), &catalogue)
+                        .unwrap_or_else(|e| panic!("{map}, {n} players, seed {seed}: {:?}", e.problems));
+                    for p in position.players() {
+                        assert_eq!(p.hand.len(), DEALT);
+                        for c in &p.hand {
+                            let card = catalogue.card(*c).expect("a card");
+                            assert_eq!((card.kind, card.stage), DEALT_FROM, "dealt from the blue route deck");
+                        }
+                        assert!(!p.turn_taken && p.shares.is_empty() && p.base_cards.is_empty());
+                    }
+                    let mut orders: Vec<u8> = position.players().iter().map(|p| p.turn_order).collect();
+                    orders.sort_unstable();
+                    assert_eq!(orders, (1..=n as u8).collect::<Vec<_>>());
+                    let first = position.black_engine().expect("the black engine is owned");
+                    assert_eq!(position.players()[first].turn_order, 1, "the black engine goes to turn order 1");
+                    let blue = &decks["route-blue"];
+                    let all_blue: usize = catalogue
+                        .cards()
+                        .filter(|c| (c.kind, c.stage) == DEALT_FROM)
+                        .map(|c| usize::from(c.copies))
+                        .sum();
+                    assert_eq!(blue.len() + DEALT * n, all_blue);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_seed_is_one_start_position_and_another_seed_another() {
+        let catalogue = Catalogue::house();
+        let a = serde_json::to_string(&new_game(&catalogue, "germany", &names(3), 7).expect("a")).expect("json");
+        let b = serde_json::to_string(&new_game(&catalogue, "germany", &names(3), 7).expect("b")).expect("json");
+        let c = serde_json::to_string(&new_game(&catalogue, "germany", &names(3), 8).expect("c")).expect("json");
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+    }
+
+    #[test]
+    fn the_highest_card_shown_moves_first_and_copies_compare_the_next_card() {
+        let h = |cs: &[u16]| cs.iter().map(|&c| CardNumber(c)).collect::<Vec<_>>();
+        assert_eq!(turn_order_by_cards_shown(&[h(&[201, 236]), h(&[230, 202]), h(&[205])]), vec![1, 2, 3]);
+        // Both show 236; the next-highest cards decide.
+        assert_eq!(turn_order_by_cards_shown(&[h(&[236, 201]), h(&[236, 210])]), vec![2, 1]);
+        // The same numbers throughout: seat order.
+        assert_eq!(turn_order_by_cards_shown(&[h(&[236, 201]), h(&[201, 236])]), vec![1, 2]);
+    }
+
+    #[test]
+    fn bad_requests_are_named() {
+        let catalogue = Catalogue::house();
+        assert!(matches!(new_game(&catalogue, "mars", &names(2), 1), Err(SetupError::UnknownMap { .. })));
+        assert_eq!(new_game(&catalogue, "germany", &names(1), 1).err(), Some(SetupError::Players(1)));
+        let twice = vec!["Ann".to_string(), "Ann".to_string()];
+        assert_eq!(new_game(&catalogue, "germany", &twice, 1).err(), Some(SetupError::SameName("Ann".into())));
+    }
+}
+
+#[cfg(test)]
+mod golden {
+    //! Seeds are forever: three start positions pinned, by the first seat's hand, the turn
+    //! order and the tops of two decks.
+    use super::*;
+
+    #[test]
+    fn three_start_positions_are_pinned() {
+        let catalogue = Catalogue::house();
+        let pinned: [(&str, u64, [u16; 6], [u8; 3], [u16; 3], [u16; 3]); 3] = [
+            ("germany", 1, [231, 217, 220, 221, 225, 236], [1, 2, 3], [107, 101, 102], [542, 532, 535]),
+            ("germany", 2, [226, 215, 235, 228, 207, 236], [1, 2, 3], [103, 106, 107], [531, 545, 546]),
+            ("usa", 3, [213, 230, 224, 232, 209, 215], [3, 1, 2], [105, 102, 108], [534, 538, 535]),
+        ];
+        for (map, seed, hand, orders, route_yellow, through_red) in pinned {
+            let names: Vec<String> = ["A", "B", "C"].iter().map(|s| s.to_string()).collect();
+            let s = new_game(&catalogue, map, &names, seed).expect("a game");
+            let d = s.decks.as_ref().expect("decks");
+            assert_eq!(s.players[0].hand, hand, "{map} {seed}");
+            assert_eq!(s.players.iter().map(|p| p.turn_order).collect::<Vec<_>>(), orders, "{map} {seed}");
+            assert_eq!(d["route-yellow"][..3], route_yellow, "{map} {seed}");
+            assert_eq!(d["through-red"][..3], through_red, "{map} {seed}");
+        }
+    }
+}
