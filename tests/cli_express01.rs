@@ -589,3 +589,39 @@ fn json_arrays_are_not_taken_for_objects() {
         assert!(!run.stderr.contains("Setup"), "the message should not name Rust types: {}", run.stderr);
     }
 }
+
+// ---- new games ----
+
+/// `new` writes a start position that `check` finds legal; the same seed prints the same
+/// position, another seed another; an existing file is not replaced and a bad map exits 2.
+#[test]
+fn a_new_game_is_a_legal_start_position_fixed_by_its_seed() {
+    let dir = TempDir::new("new");
+    let start = dir.path("start.json");
+    for map in ["germany", "usa"] {
+        let run = express01(["new", "--players", "4", "--seed", "9", "--map", map, "--json"]).succeeded();
+        let v = run.json();
+        let players = v["players"].as_array().expect("players");
+        assert_eq!(players.len(), 4);
+        assert!(players.iter().all(|p| p["hand"].as_array().is_some_and(|h| h.len() == 6)), "{map}: six cards each");
+        let first = players.iter().find(|p| p["turn_order"] == 1).expect("turn order 1");
+        assert_eq!(v["black_engine"], first["name"], "{map}: the black engine with turn order 1");
+        assert_eq!(express01(["new", "--players", "4", "--seed", "9", "--map", map, "--json"]).stdout, run.stdout);
+        assert_ne!(express01(["new", "--players", "4", "--seed", "10", "--map", map, "--json"]).stdout, run.stdout);
+    }
+    express01(["new", "--seed", "3", "--names", "Ann,Bo,Cy", "--out", start.to_str().expect("path")]).succeeded();
+    let checked = express01(["check", start.to_str().expect("path")]).succeeded();
+    assert!(
+        checked.stdout.contains("a legal Express 01 position") && checked.stdout.contains("3 players"),
+        "{}",
+        checked.stdout
+    );
+    let again = express01(["new", "--seed", "3", "--out", start.to_str().expect("path")]);
+    assert_eq!(again.code, Some(2));
+    assert!(again.stderr.contains("--force"), "{}", again.stderr);
+    let mars = express01(["new", "--map", "mars"]);
+    assert_eq!(mars.code, Some(2));
+    assert!(mars.stderr.contains("no map `mars`") && mars.stderr.contains("germany"), "{}", mars.stderr);
+    let names = express01(["new", "--players", "2", "--names", "Ann,Bo,Cy"]);
+    assert_eq!(names.code, Some(2), "{}", names.stderr);
+}

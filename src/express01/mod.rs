@@ -1,5 +1,6 @@
 //! `signalbox express01 ...`: Express 01 commands.
 
+mod new;
 mod replay;
 mod route;
 
@@ -50,6 +51,16 @@ enum Command {
     ///   signalbox express01 replay answer.json --position table.json
     #[command(verbatim_doc_comment)]
     Replay(replay::ReplayArgs),
+    /// The start position of a new game: the decks shuffled by the seed, six blue route cards
+    /// dealt to each player, the turn order from the highest cards shown, the black engine with
+    /// turn order 1 (rulebook, "Setup"; docs/rules/express-01.md, G1 and G2). The same seed is
+    /// the same game on every machine.
+    ///
+    /// Examples:
+    ///   signalbox express01 new --players 3 --seed 7
+    ///   signalbox express01 new --players 4 --map usa --names Ann,Bo,Cy,Di --out start.json
+    #[command(verbatim_doc_comment)]
+    New(new::NewArgs),
 }
 
 /// Where the components and the position come from.
@@ -97,6 +108,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Command::Route(a) => route::run(a),
         Command::Check(a) => check(&a),
         Command::Replay(a) => replay::run(a),
+        Command::New(a) => new::run(a),
     }
 }
 
