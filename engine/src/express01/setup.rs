@@ -240,7 +240,9 @@ mod golden {
     #[test]
     fn three_start_positions_are_pinned() {
         let catalogue = Catalogue::house();
-        let pinned: [(&str, u64, [u16; 6], [u8; 3], [u16; 3], [u16; 3]); 3] = [
+        /// A map and seed; the first seat's hand, the turn order, the top three of two decks.
+        type Pin = (&'static str, u64, [u16; 6], [u8; 3], [u16; 3], [u16; 3]);
+        let pinned: [Pin; 3] = [
             ("germany", 1, [231, 217, 220, 221, 225, 236], [1, 2, 3], [107, 101, 102], [542, 532, 535]),
             ("germany", 2, [226, 215, 235, 228, 207, 236], [1, 2, 3], [103, 106, 107], [531, 545, 546]),
             ("usa", 3, [213, 230, 224, 232, 209, 215], [3, 1, 2], [105, 102, 108], [534, 538, 535]),
