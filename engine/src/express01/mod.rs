@@ -10,6 +10,7 @@
 //! - [`payout`]: handing out a bonus payment.
 //! - [`setup`]: a new game from a seed.
 //! - [`capital`]: a player's capital (government aid, the winner).
+//! - [`round`]: turn order cards, the government aid's receiver, the end conditions.
 
 pub mod capital;
 pub mod card;
@@ -18,6 +19,7 @@ pub mod map;
 pub mod network;
 pub mod payout;
 pub mod position;
+pub mod round;
 pub mod route;
 pub mod setup;
 pub mod side;
