@@ -10,11 +10,13 @@
 //! - [`payout`]: handing out a bonus payment.
 //! - [`setup`]: a new game from a seed.
 //! - [`capital`]: a player's capital (government aid, the winner).
+//! - [`expand`]: one upgrade of "A) Expand the Network", checked.
 //! - [`round`]: turn order cards, the government aid's receiver, the end conditions.
 
 pub mod capital;
 pub mod card;
 pub mod catalogue;
+pub mod expand;
 pub mod map;
 pub mod network;
 pub mod payout;
