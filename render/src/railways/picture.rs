@@ -185,6 +185,16 @@ pub fn position_svg(
                 .add(Title::new(format!("[{col}, {row}] {t}"))),
         );
     }
+    // Each hex's [column, row] near its top, so that a printed picture can be answered from.
+    for &hex in content.hexes.keys() {
+        let (cx, cy) = centre(hex);
+        let (col, row) = content.offsets.get(&hex).copied().unwrap_or((hex.q, hex.r));
+        doc = doc.add(
+            text(&format!("{col},{row}"), cx + dx, cy + dy - R * 0.52, 5.5)
+                .set("text-anchor", "middle")
+                .set("fill", "#4a4a4a"),
+        );
+    }
     // Tiles of several players on one hex are drawn side by side.
     let mut seen: std::collections::HashMap<Hex, usize> = std::collections::HashMap::new();
     let mut nudge = |hex: Hex| {
@@ -286,5 +296,5 @@ fn legend(x: f64, y: f64, players: &[Colour], player: Colour, advised: bool) -> 
             .add(text(&format!("{t} hex"), x + 34.0, yy, 11.0));
     }
     let yy = next();
-    g.add(text("hover a hex for its [column, row]", x, yy, 9.5))
+    g.add(text("column,row at the top of each hex", x, yy, 9.5))
 }
