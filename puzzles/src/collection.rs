@@ -83,10 +83,11 @@ pub fn make_one(kind: &dyn Kind, candidate: u64, margin: f64) -> Result<Puzzle, 
         PuzzleError::Unfit(why) => Rejected::Unfit(why),
         e => Rejected::Failed(e.to_string()),
     })?;
-    match solved.proof.margin {
-        Some(m) if m.abs() < 1e-9 => return Err(Rejected::NotUnique),
-        _ if !solved.proof.clear_by(margin) => return Err(Rejected::NotClear),
-        _ => {}
+    if solved.proof.tied() {
+        return Err(Rejected::NotUnique);
+    }
+    if !solved.proof.clear_by(margin) {
+        return Err(Rejected::NotClear);
     }
     let question = kind.question(&position).map_err(|e| Rejected::Failed(e.to_string()))?;
     Ok(Puzzle {

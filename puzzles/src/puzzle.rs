@@ -100,6 +100,11 @@ pub struct Proof {
 }
 
 impl Proof {
+    /// Whether another distinct answer reaches the best value too (a margin of 0): not unique.
+    pub fn tied(&self) -> bool {
+        self.margin.is_some_and(|m| m.abs() < 1e-9)
+    }
+
     /// Whether the answer beats every other by at least `margin` (always true with no runner-up).
     pub fn clear_by(&self, margin: f64) -> bool {
         self.margin.is_none_or(|m| m + 1e-9 >= margin)
@@ -216,7 +221,7 @@ pub fn differences(puzzle: &Puzzle, fresh: &Solved, margin: f64) -> Vec<String> 
     let mut problems = Vec::new();
     if !fresh.proof.clear_by(margin) {
         match (fresh.proof.runner_up, fresh.proof.margin) {
-            (Some(r), Some(m)) if m.abs() < 1e-9 => {
+            (Some(r), Some(_)) if fresh.proof.tied() => {
                 problems.push(format!("not unique: another answer also reaches {}", number(r)))
             }
             (Some(r), _) => problems.push(format!(
@@ -255,10 +260,8 @@ pub fn differences(puzzle: &Puzzle, fresh: &Solved, margin: f64) -> Vec<String> 
     problems
 }
 
-/// A number as text: an integer without decimals, otherwise up to three.
-pub fn number(x: f64) -> String {
-    if (x - x.round()).abs() < 1e-9 { format!("{}", x.round() as i64) } else { format!("{x:.3}") }
-}
+/// A number as text: an integer without decimals, otherwise three (the reviews' formatting).
+pub use signalbox_solver::analysis::number;
 
 /// An amount with its unit, the unit in the singular for exactly one ("1 point", "2 points",
 /// "1 tile still needed"): the first word of the unit ending in `s` loses it.

@@ -97,7 +97,7 @@ fn a_tied_position_fails_the_check_for_every_kind() {
             let candidate = collection::candidate_number(77, i);
             let position = kind.position(candidate).ok()?;
             let solved = kind.solve(&position).ok()?;
-            solved.proof.margin.is_some_and(|m| m.abs() < 1e-9).then_some((candidate, position, solved))
+            solved.proof.tied().then_some((candidate, position, solved))
         });
         let Some((candidate, position, solved)) = tied else {
             panic!("{}: no tied candidate among the first 400", kind.name());
