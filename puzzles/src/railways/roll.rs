@@ -23,6 +23,7 @@ use signalbox_engine::railways::terrain::Terrain;
 use signalbox_engine::railways::track::Ends;
 use signalbox_solver::analysis::Better;
 use signalbox_solver::railways::link::min_link;
+use signalbox_solver::railways::roll::{Key, Tiles, key, on_plan, slots_used};
 
 use super::{Read, Spec, built, over_other, parts, picture, read, small_game, write};
 use crate::kind::{Kind, Theme};
@@ -51,22 +52,6 @@ const THEMES: &[Theme] = &[
 /// Rating thresholds: below `MEDIUM` easy, below `HARD` medium.
 const MEDIUM: f64 = 3.0;
 const HARD: f64 = 4.6;
-
-/// The player's tiles on the board and the supply left: what tells two ends of turn apart.
-type Key = (BTreeSet<(Hex, Ends)>, [u32; 3]);
-
-/// Tiles to build, in order.
-type Tiles = Vec<(Hex, Ends)>;
-
-fn key(game: &Game, colour: Colour) -> Key {
-    let s = game.supply();
-    let track = game.tiles().iter().filter(|t| t.owner == colour).map(|t| (t.hex, t.ends)).collect();
-    (track, [s.straight, s.curved, s.crossing])
-}
-
-fn used(game: &Game) -> [bool; 4] {
-    game.slots().map_or([false; 4], |s| s.map(|(_, u)| u))
-}
 
 /// An end of turn: the first way found to it and the fewest tiles still needed after it.
 #[derive(Clone, Debug)]
@@ -97,17 +82,6 @@ fn roll_of(read: &Read) -> Result<(Roll, Colour), PuzzleError> {
     Ok((roll, colour))
 }
 
-/// After build `b` of a tile of `plan` (a plan of the fewest tiles before it), the rest of the
-/// plan when the engine lays it and it links the cities: a plan of the fewest tiles, one fewer.
-fn on_plan(after: &Game, colour: Colour, plan: &[(Hex, Ends)], b: &Action) -> Option<Vec<(Hex, Ends)>> {
-    let Action::Build { hex, ends, .. } = *b else { return None };
-    let i = plan.iter().position(|&t| t == (hex, ends))?;
-    let mut rest = plan.to_vec();
-    rest.remove(i);
-    let linked = after.with_track(colour, &rest).ok()?;
-    linked.has_linked_all(colour).then_some(rest)
-}
-
 /// The search (see the module documentation).
 pub(crate) fn search(game: &Game, roll: Roll, colour: Colour) -> Result<Search, PuzzleError> {
     let mut rolled = game.clone();
@@ -130,7 +104,7 @@ pub(crate) fn search(game: &Game, roll: Roll, colour: Colour) -> Result<Search, 
         let mut stack: Vec<(Game, Vec<Action>, Tiles)> = vec![(paired, Vec::new(), start.tiles.clone())];
         while let Some((g, builds, plan)) = stack.pop() {
             let remaining = plan.len();
-            let (here, slots) = (key(&g, colour), used(&g));
+            let (here, slots) = (key(&g, colour), slots_used(&g));
             let left = slots.iter().filter(|&&u| !u).count();
             if remaining.saturating_sub(left) > fewest + 1 || !seen.insert((here.clone(), crossed, slots)) {
                 continue;
@@ -145,7 +119,7 @@ pub(crate) fn search(game: &Game, roll: Roll, colour: Colour) -> Result<Search, 
                     continue;
                 }
                 let k = key(&n, colour);
-                if seen.contains(&(k.clone(), crossed, used(&n))) {
+                if seen.contains(&(k.clone(), crossed, slots_used(&n))) {
                     continue;
                 }
                 let tiles = match on_plan(&n, colour, &plan, &b) {

@@ -65,15 +65,16 @@ pub struct Advice {
 }
 
 /// A player's tiles on the board, to tell ends of turn apart.
-type Track = BTreeSet<(Hex, Ends)>;
+pub type Track = BTreeSet<(Hex, Ends)>;
 
 /// A plan's tiles in building order.
-type Tiles = Vec<(Hex, Ends)>;
+pub type Tiles = Vec<(Hex, Ends)>;
 
 /// What the linker's answer depends on during a turn: the player's track and the supply left.
-type Key = (Track, [u32; 3]);
+pub type Key = (Track, [u32; 3]);
 
-fn key(game: &Game, colour: Colour) -> Key {
+/// The [`Key`] of `colour` in `game`: its track and the supply left.
+pub fn key(game: &Game, colour: Colour) -> Key {
     let s = game.supply();
     (track(game, colour), [s.straight, s.curved, s.crossing])
 }
@@ -96,13 +97,18 @@ impl Known {
 /// After build `b` of a tile of `plan` (a plan of the fewest tiles before it), the rest of the
 /// plan when the engine lays it and it links the cities: then it is a plan of the fewest tiles,
 /// one fewer (a build lowers the fewest by one at most, ruling T2).
-fn on_plan(after: &Game, colour: Colour, plan: &[(Hex, Ends)], b: &Action) -> Option<Tiles> {
+pub fn on_plan(after: &Game, colour: Colour, plan: &[(Hex, Ends)], b: &Action) -> Option<Tiles> {
     let Action::Build { hex, ends, .. } = *b else { return None };
     let at = plan.iter().position(|&t| t == (hex, ends))?;
     let mut rest = plan.to_vec();
     rest.remove(at);
     let linked = after.with_track(colour, &rest).ok()?;
     linked.has_linked_all(colour).then_some(rest)
+}
+
+/// Which of the turn's four build slots are used (none before the pairing).
+pub fn slots_used(game: &Game) -> [bool; 4] {
+    game.slots().map_or([false; 4], |s| s.map(|(_, u)| u))
 }
 
 /// The player to move's tiles on the board.
@@ -134,7 +140,6 @@ pub fn best_use(game: &Game, roll: Roll, deadline: Option<Instant>) -> Option<Ad
     // The nodes searched: the track, the pairing, the slots used (the same track with other
     // slots left may lead further).
     let mut seen: BTreeSet<(Track, bool, [bool; 4])> = BTreeSet::new();
-    let used = |g: &Game| g.slots().map_or([false; 4], |s| s.map(|(_, u)| u));
     // Every end of turn reached: its track, the first way found to it (the pairing, the builds
     // and the position), and the fewest tiles still needed then.
     let mut ends: BTreeMap<Track, (bool, Vec<Action>, Game, usize)> = BTreeMap::new();
@@ -153,7 +158,7 @@ pub fn best_use(game: &Game, roll: Roll, deadline: Option<Instant>) -> Option<Ad
                 break 'search;
             }
             let remaining = plan.len();
-            let (here, slots) = (track(&g, colour), used(&g));
+            let (here, slots) = (track(&g, colour), slots_used(&g));
             let left = slots.iter().filter(|&&u| !u).count();
             if remaining.saturating_sub(left) > fewest + 1 || !seen.insert((here.clone(), crossed, slots)) {
                 continue;
@@ -169,7 +174,7 @@ pub fn best_use(game: &Game, roll: Roll, deadline: Option<Instant>) -> Option<Ad
             let mut next: Vec<(Game, Action, Option<Tiles>)> = Vec::new();
             for b in g.legal_builds() {
                 let mut n = g.clone();
-                if n.apply(&b).is_err() || seen.contains(&(track(&n, colour), crossed, used(&n))) {
+                if n.apply(&b).is_err() || seen.contains(&(track(&n, colour), crossed, slots_used(&n))) {
                     continue;
                 }
                 let shortcut = on_plan(&n, colour, &plan, &b);
@@ -290,7 +295,6 @@ mod tests {
         rolled.apply(&Action::Roll { roll }).ok()?;
         let Linked::Plan(start_plan) = link(&rolled, colour, None).0 else { return None };
         let mut seen: BTreeSet<(Track, bool, [bool; 4])> = BTreeSet::new();
-        let used = |g: &Game| g.slots().map_or([false; 4], |s| s.map(|(_, u)| u));
         let mut ends: BTreeMap<Track, (bool, Vec<Action>, LinkPlan)> = BTreeMap::new();
         let mut fewest = start_plan.tiles.len();
         for crossed in [false, true] {
@@ -299,7 +303,7 @@ mod tests {
             let mut stack: Vec<(Game, Vec<Action>, LinkPlan)> = vec![(paired, Vec::new(), start_plan.clone())];
             while let Some((g, builds, plan)) = stack.pop() {
                 let remaining = plan.tiles.len();
-                let (here, slots) = (track(&g, colour), used(&g));
+                let (here, slots) = (track(&g, colour), slots_used(&g));
                 let left = slots.iter().filter(|&&u| !u).count();
                 if remaining.saturating_sub(left) > fewest + 1 || !seen.insert((here.clone(), crossed, slots)) {
                     continue;
@@ -309,7 +313,7 @@ mod tests {
                 let mut children = Vec::new();
                 for b in g.legal_builds() {
                     let mut next = g.clone();
-                    if next.apply(&b).is_err() || seen.contains(&(track(&next, colour), crossed, used(&next))) {
+                    if next.apply(&b).is_err() || seen.contains(&(track(&next, colour), crossed, slots_used(&next))) {
                         continue;
                     }
                     if let Linked::Plan(p) = link(&next, colour, None).0 {
@@ -419,7 +423,7 @@ mod tests {
             let mut stack = vec![g];
             let mut seen = BTreeSet::new();
             while let Some(g) = stack.pop() {
-                let used = g.slots().map_or([false; 4], |s| s.map(|(_, u)| u));
+                let used = slots_used(&g);
                 if !seen.insert((track(&g, colour), used)) {
                     continue;
                 }
