@@ -319,7 +319,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 check_new(pdf, force)?;
             }
             let made = collection::read(&dir).map_err(puzzle_error)?;
-            let page = signalbox_render::book::book_page(&book_of(&made)?);
+            let book = signalbox_puzzles::book::book(&made).map_err(puzzle_error)?;
+            let page = signalbox_render::book::book_page(&book);
             write_new(&html, &page, force)?;
             say!("wrote {} ({} puzzles)", html.display(), made.puzzles.len());
             if let Some(pdf) = pdf {
@@ -362,10 +363,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             Ok(())
         }
     }
-}
-
-fn book_of(made: &Collection) -> anyhow::Result<signalbox_render::book::Book> {
-    signalbox_puzzles::book::book(made).map_err(puzzle_error)
 }
 
 fn print_made(made: &Collection, out: &Path, seconds: f64, json: bool) {
