@@ -29,30 +29,46 @@ impl Holder {
 /// many cards as shares. What is left when nobody may take more falls to the initiator.
 /// `initiator` indexes `holders`.
 pub fn distribute(payout: u32, holders: &[Holder], initiator: usize) -> Vec<u32> {
+    let turn_orders: Vec<u8> = holders.iter().map(|h| h.turn_order).collect();
+    let caps: Vec<u32> = holders.iter().map(Holder::cap).collect();
     let mut received = vec![0u32; holders.len()];
-    if holders.is_empty() {
-        return received;
+    for i in payment_order(payout, &turn_orders, &caps, initiator) {
+        received[i] += 1;
     }
-    let start = holders[initiator].turn_order;
-    let mut order: Vec<usize> = (0..holders.len()).collect();
+    received
+}
+
+/// Who takes each card of a payment, card by card: the rule of [`distribute`] on plain numbers
+/// (each player's turn order number and the most cards they may take), for the whole game,
+/// where each receiver chooses the deck of their card in this order.
+pub fn payment_order(payout: u32, turn_orders: &[u8], caps: &[u32], initiator: usize) -> Vec<usize> {
+    let n = turn_orders.len().min(caps.len());
+    let mut order_of_payment = Vec::with_capacity(payout as usize);
+    if initiator >= n {
+        return order_of_payment;
+    }
+    let start = turn_orders[initiator];
+    let mut seats: Vec<usize> = (0..n).collect();
     // Turn order numbers from the initiator's upward, then the lower ones.
-    order.sort_by_key(|&i| (holders[i].turn_order < start, holders[i].turn_order));
+    seats.sort_by_key(|&i| (turn_orders[i] < start, turn_orders[i]));
+    let mut received = vec![0u32; n];
     let mut left = payout;
     while left > 0 {
         let mut given = false;
-        for &i in &order {
-            if left > 0 && received[i] < holders[i].cap() {
+        for &i in &seats {
+            if left > 0 && received[i] < caps[i] {
                 received[i] += 1;
+                order_of_payment.push(i);
                 left -= 1;
                 given = true;
             }
         }
         if !given {
-            received[initiator] += left;
+            order_of_payment.extend(std::iter::repeat_n(initiator, left as usize));
             left = 0;
         }
     }
-    received
+    order_of_payment
 }
 
 #[cfg(test)]

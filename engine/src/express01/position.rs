@@ -10,6 +10,8 @@ use super::card::{Card, CardKind, CardNumber, CompanyId, Stage};
 use super::catalogue::Catalogue;
 use super::network::{NetCell, Network};
 use super::payout::Holder;
+use super::round::Length;
+use super::route::{LengthRule, RouteRules};
 use crate::source::{Location, SyntaxError, parse_json};
 
 /// The embedded sample position: a built Germany network with a pending bonus payment.
@@ -42,9 +44,98 @@ pub struct PositionSetup {
     /// every upgrade card of the map must be accounted for exactly.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decks: Option<BTreeMap<String, Vec<u16>>>,
+    /// How many cards at the top of each deck lie face up (cards paid or replaced go back face
+    /// up, "Each card spent this way is put face up on top of the deck"); decks not named have
+    /// none.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub face_up: BTreeMap<String, usize>,
+    /// The round being played, from 1 ("Playing the Game"); absent: 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round: Option<u32>,
+    /// The game length agreed ("End of the Game": short or long); absent: short.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub length: Option<Length>,
+    /// Whether the black engine was used this round, and so lies discarded until the next
+    /// government aid ("After you have used the black engine ... you must discard it").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub black_engine_used: bool,
+    /// Whether an end condition was met during this round, so that the game ends with it
+    /// ("finish the current round in full"; ruling G4).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub end_reached: bool,
+    /// The rule options where players could differ (`docs/rules/express-01.md`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub options: Option<OptionsSetup>,
     /// A bonus payment to be made.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bonus_payment: Option<PaymentSetup>,
+}
+
+/// The rule options of a game as written; absent fields take the defaults.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct OptionsSetup {
+    /// How the bonus route's length is counted (ruling R11).
+    #[serde(default)]
+    pub route_length: LengthRule,
+    /// How often the USA expansion's bonus for reaching the West is given (ruling G8).
+    #[serde(default)]
+    pub west_bonus: WestBonus,
+}
+
+/// How often the bonus for reaching the West is given (USA expansion, rule b; ruling G8).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WestBonus {
+    /// Once in the game, to the first player to upgrade any of the western cards ("The first
+    /// player who reaches the West gets a bonus"). Default.
+    #[default]
+    Once,
+    /// Once for each western card, to the player who upgrades it first.
+    EachCard,
+}
+
+impl WestBonus {
+    /// The name used in files and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            WestBonus::Once => "once",
+            WestBonus::EachCard => "each-card",
+        }
+    }
+}
+
+/// The rules of a whole game: its length and the options (`docs/rules/express-01.md`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct GameRules {
+    /// Short or long ("End of the Game").
+    pub length: Length,
+    /// How the bonus route's length is counted (R11).
+    pub route: RouteRules,
+    /// The bonus for reaching the West (G8).
+    pub west_bonus: WestBonus,
+}
+
+impl GameRules {
+    /// The rules as a position writes them.
+    pub fn options(&self) -> OptionsSetup {
+        OptionsSetup { route_length: self.route.length, west_bonus: self.west_bonus }
+    }
+}
+
+/// A deck of a checked position: its cards, top first, and how many at the top lie face up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeckCards {
+    /// The deck's name (`route-yellow`, ...).
+    pub name: &'static str,
+    /// The kind of card it holds.
+    pub kind: CardKind,
+    /// The stage of card it holds.
+    pub stage: Stage,
+    /// The cards, top first.
+    pub cards: Vec<CardNumber>,
+    /// How many cards at the top lie face up.
+    pub face_up: usize,
 }
 
 /// A card lying on a cell.
@@ -255,6 +346,27 @@ pub enum PositionProblem {
         /// The decks.
         known: String,
     },
+    /// More face-up cards than the deck holds.
+    #[error("face_up: deck {deck} holds {held} cards, so {face_up} cannot lie face up")]
+    FaceUp {
+        /// The deck.
+        deck: String,
+        /// Its cards.
+        held: usize,
+        /// As written.
+        face_up: usize,
+    },
+    /// Face-up cards named for a position without decks.
+    #[error("face_up: given without `decks`")]
+    FaceUpWithoutDecks,
+    /// Round 0.
+    #[error("round: rounds are numbered from 1")]
+    RoundZero,
+    /// The black engine both used this round and owned.
+    #[error(
+        "black_engine_used: a used black engine is discarded until the next government aid, so it cannot be owned by {0}"
+    )]
+    UsedEngineOwned(String),
     /// The initiator holds no share of the company ("You may only select a company of which
     /// you own at least one share").
     #[error("bonus payment: {player} owns no share of {company}, so cannot send off its train")]
@@ -363,6 +475,11 @@ pub struct Position<'c> {
     players: Vec<Player>,
     black_engine: Option<usize>,
     payment: Option<PaymentSetup>,
+    decks: Option<Vec<DeckCards>>,
+    round: u32,
+    rules: GameRules,
+    engine_used: bool,
+    end_reached: bool,
 }
 
 impl<'c> Position<'c> {
@@ -596,6 +713,42 @@ impl<'c> Position<'c> {
                 });
             }
         }
+        let mut checked_decks = None;
+        if let Some(decks) = &setup.decks {
+            let mut all = Vec::new();
+            for (&name, &(kind, stage)) in &deck_names {
+                let cards: Vec<CardNumber> =
+                    decks.get(name).map(|d| d.iter().map(|&n| CardNumber(n)).collect()).unwrap_or_default();
+                let face_up = setup.face_up.get(name).copied().unwrap_or(0);
+                if face_up > cards.len() {
+                    problems.push(PositionProblem::FaceUp { deck: name.to_string(), held: cards.len(), face_up });
+                }
+                all.push(DeckCards { name, kind, stage, cards, face_up });
+            }
+            for deck in setup.face_up.keys().filter(|k| !deck_names.contains_key(k.as_str())) {
+                problems.push(PositionProblem::UnknownDeck {
+                    deck: deck.clone(),
+                    known: deck_names.keys().copied().collect::<Vec<_>>().join(", "),
+                });
+            }
+            checked_decks = Some(all);
+        } else if !setup.face_up.is_empty() {
+            problems.push(PositionProblem::FaceUpWithoutDecks);
+        }
+        if setup.round == Some(0) {
+            problems.push(PositionProblem::RoundZero);
+        }
+        if setup.black_engine_used
+            && let Some(name) = &setup.black_engine
+        {
+            problems.push(PositionProblem::UsedEngineOwned(name.clone()));
+        }
+        let options = setup.options.unwrap_or_default();
+        let rules = GameRules {
+            length: setup.length.unwrap_or_default(),
+            route: RouteRules { length: options.route_length },
+            west_bonus: options.west_bonus,
+        };
         let decks_known = setup.decks.as_ref().is_some_and(|d| d.keys().all(|k| deck_names.contains_key(k.as_str())));
         if decks_known {
             for card in catalogue.cards() {
@@ -608,8 +761,19 @@ impl<'c> Position<'c> {
             }
         }
 
-        let position =
-            Position { catalogue, map: map_index, board, players, black_engine, payment: setup.bonus_payment.clone() };
+        let position = Position {
+            catalogue,
+            map: map_index,
+            board,
+            players,
+            black_engine,
+            payment: setup.bonus_payment.clone(),
+            decks: checked_decks,
+            round: setup.round.unwrap_or(1),
+            rules,
+            engine_used: setup.black_engine_used,
+            end_reached: setup.end_reached,
+        };
         if let Some(ps) = &setup.bonus_payment {
             if let Some(company) = &ps.company
                 && catalogue.company(company).is_none()
@@ -663,6 +827,31 @@ impl<'c> Position<'c> {
         self.black_engine
     }
 
+    /// The decks in name order, when the position gives them.
+    pub fn decks(&self) -> Option<&[DeckCards]> {
+        self.decks.as_deref()
+    }
+
+    /// The round being played, from 1.
+    pub fn round(&self) -> u32 {
+        self.round
+    }
+
+    /// The game's length and options.
+    pub fn rules(&self) -> GameRules {
+        self.rules
+    }
+
+    /// Whether the black engine was used this round.
+    pub fn engine_used(&self) -> bool {
+        self.engine_used
+    }
+
+    /// Whether an end condition was met this round (ruling G4).
+    pub fn end_reached(&self) -> bool {
+        self.end_reached
+    }
+
     /// The player with this name.
     pub fn player_index(&self, name: &str) -> Option<usize> {
         self.players.iter().position(|p| p.name == name)
@@ -685,29 +874,7 @@ impl<'c> Position<'c> {
 
     /// The track network of the board.
     pub fn network(&self) -> Network {
-        let map = self.map();
-        let cells = map
-            .cells
-            .iter()
-            .zip(&self.board)
-            .map(|(cell, p)| {
-                // Every placed card was checked to exist.
-                let card = self.catalogue.card(p.card);
-                let base_name = self.catalogue.card(cell.base).and_then(|c| c.name.clone());
-                NetCell {
-                    label: cell.base,
-                    name: base_name,
-                    card: Some(p.card),
-                    row: cell.row,
-                    x: cell.x,
-                    beyond: cell.beyond,
-                    tracks: card.map(|c| c.tracks.iter().map(|t| t.oriented(p.turned)).collect()).unwrap_or_default(),
-                    stations: card.map(|c| c.stations.clone()).unwrap_or_default(),
-                }
-            })
-            .collect();
-        Network::new(self.catalogue.companies.clone(), cells)
-            .expect("the catalogue was checked: every track ends at a station its card has")
+        network_of(self.catalogue, self.map(), &self.board)
     }
 
     /// The bonus payment to make: the position's pending payment with the given overrides
@@ -764,6 +931,33 @@ impl<'c> Position<'c> {
             })
             .collect()
     }
+}
+
+/// The track network of a board: each cell's card, laid as it lies. Every card on `board` must be
+/// a card of the catalogue (a checked position's are).
+pub fn network_of(catalogue: &Catalogue, map: &super::map::Map, board: &[Placement]) -> Network {
+    let cells = map
+        .cells
+        .iter()
+        .zip(board)
+        .map(|(cell, p)| {
+            // Every placed card was checked to exist.
+            let card = catalogue.card(p.card);
+            let base_name = catalogue.card(cell.base).and_then(|c| c.name.clone());
+            NetCell {
+                label: cell.base,
+                name: base_name,
+                card: Some(p.card),
+                row: cell.row,
+                x: cell.x,
+                beyond: cell.beyond,
+                tracks: card.map(|c| c.tracks.iter().map(|t| t.oriented(p.turned)).collect()).unwrap_or_default(),
+                stations: card.map(|c| c.stations.clone()).unwrap_or_default(),
+            }
+        })
+        .collect();
+    Network::new(catalogue.companies.clone(), cells)
+        .expect("the catalogue was checked: every track ends at a station its card has")
 }
 
 /// Checks that the records of a position are JSON objects, not arrays.

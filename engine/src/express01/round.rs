@@ -57,7 +57,7 @@ pub fn government_aid(capitals: &[u32], cards: &[TurnCard]) -> Option<usize> {
 }
 
 /// The length of the game ("End of the Game": "Be sure to agree on a version before you start").
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Length {
     /// 12 or more base cards upgraded, or 3 decks used up.

@@ -13,7 +13,8 @@ use super::side::{Endpoint, Track};
 
 /// How the length of a route is counted against the company's issued shares ("For each issued
 /// share of the selected company the train can travel exactly one card of the game board").
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum LengthRule {
     /// Every card the train is on counts, the start card included; a card entered again counts
     /// again. The rulebook's example: 5 shares allow "a route of no more than 5 cards". Default.

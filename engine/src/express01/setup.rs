@@ -148,7 +148,8 @@ pub fn new_game(catalogue: &Catalogue, map: &str, players: &[String], seed: u64)
             .collect(),
         black_engine: first,
         decks: Some(decks.into_iter().map(|(name, cards)| (name, cards.iter().map(|c| c.0).collect())).collect()),
-        bonus_payment: None,
+        round: Some(1),
+        ..PositionSetup::default()
     })
 }
 

@@ -231,7 +231,7 @@ pub fn house_position(catalogue: &Catalogue, map_id: &str, density: f64, seed: u
         board,
         players,
         black_engine: None,
-        decks: None,
         bonus_payment,
+        ..PositionSetup::default()
     })
 }

@@ -11,6 +11,7 @@ pub mod hops;
 pub mod instances;
 pub mod naive;
 pub mod route;
+pub mod selfplay;
 pub mod station_set;
 
 pub use route::{RouteAnswer, RouteSolution, SearchOptions, best_routes};
