@@ -1047,8 +1047,16 @@ impl<'c> Game<'c> {
     // ---- checking a step ----
 
     fn not_now(&self) -> StepError {
-        let now = match &self.phase {
-            Phase::Over => return StepError::Over,
+        if self.phase == Phase::Over {
+            return StepError::Over;
+        }
+        StepError::NotNow { now: self.expecting() }
+    }
+
+    /// What the game expects now, in words.
+    pub fn expecting(&self) -> String {
+        match &self.phase {
+            Phase::Over => "nothing: the game is over".to_string(),
             Phase::Pair => "choose the action pair (A+B, B+A or C+D)".to_string(),
             Phase::Expand { west: true, .. } => {
                 "the bonus for reaching the West: draw the top card of a deck, or done to decline".into()
@@ -1066,8 +1074,7 @@ impl<'c> Game<'c> {
                 queue.first().map_or("nobody", |&p| self.seats[p].name.as_str())
             ),
             Phase::Order => "in D: swap turn order cards, or done".into(),
-        };
-        StepError::NotNow { now }
+        }
     }
 
     fn check_spend(&self, s: Spend) -> Result<(), StepError> {
