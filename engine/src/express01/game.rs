@@ -23,8 +23,8 @@ use super::map::Map;
 use super::network::Network;
 use super::payout::payment_order;
 use super::position::{
-    GameRules, IllegalPosition, Placement, PlacementSetup, PlayerSetup, Position, PositionSetup, WestBonus, deck_names,
-    network_of,
+    GameRules, IllegalPosition, Placement, PlacementSetup, PlayerSetup, Position, PositionSetup, SameCellTwice,
+    WestBonus, deck_names, network_of,
 };
 use super::round::{self, TurnCard};
 use super::route::RouteTask;
@@ -223,8 +223,8 @@ pub enum Budget {
     Spent,
     /// A fresh card: two route upgrades or one station upgrade.
     Fresh,
-    /// One route upgrade left.
-    OneRoute,
+    /// One route upgrade left; the first was on this cell.
+    OneRoute(usize),
 }
 
 /// A player in a game.
@@ -346,6 +346,10 @@ pub enum StepError {
         "a card paid buys up to 2 route upgrades or 1 station upgrade, not both (\"upgrade up to 2 route cards, or upgrade 1 station card\")"
     )]
     Mixed,
+    /// The second route upgrade of a card paid on the cell of the first, with the option
+    /// `same-cell-twice = forbidden`.
+    #[error("the two route upgrades of one card are on two cells (option same-cell-twice: forbidden)")]
+    SameCell,
     /// The upgrade breaks a rule of the board.
     #[error(transparent)]
     Upgrade(#[from] UpgradeProblem),
@@ -967,7 +971,9 @@ impl<'c> Game<'c> {
             let on = self.t.card(self.board[cell].card);
             for &n in &on.upgrades {
                 let Some(card) = self.t.cards.get(usize::from(n.0)).copied().flatten() else { continue };
-                if budget == Budget::OneRoute && card.kind != CardKind::Route {
+                if let Budget::OneRoute(first_cell) = budget
+                    && (card.kind != CardKind::Route || !self.second_on(first_cell, cell))
+                {
                     continue;
                 }
                 let Some(d) = self.t.deck(n) else { continue };
@@ -987,6 +993,12 @@ impl<'c> Game<'c> {
                 }
             }
         }
+    }
+
+    /// Whether the second route upgrade of a card paid may be on `cell` after the first on
+    /// `first_cell` (option G7).
+    fn second_on(&self, first_cell: usize, cell: usize) -> bool {
+        self.rules.same_cell_twice == SameCellTwice::Allowed || first_cell != cell
     }
 
     fn is_share_of(&self, card: CardNumber, company: CompanyId) -> bool {
@@ -1174,8 +1186,13 @@ impl<'c> Game<'c> {
         let Some(card) = self.t.cards.get(usize::from(b.card.0)).copied().flatten() else {
             return Err(UpgradeProblem::Unknown { cell: b.cell, card: b.card }.into());
         };
-        if budget == Budget::OneRoute && card.kind != CardKind::Route {
-            return Err(StepError::Mixed);
+        if let Budget::OneRoute(first_cell) = budget {
+            if card.kind != CardKind::Route {
+                return Err(StepError::Mixed);
+            }
+            if !self.second_on(first_cell, b.cell) {
+                return Err(StepError::SameCell);
+            }
         }
         let u = Upgrade { cell: b.cell, card: b.card, turned: b.turned };
         check_upgrade(self.t.catalogue, self.t.map(), &self.board, u, self.upgraded == 0)?;
@@ -1444,7 +1461,7 @@ impl<'c> Game<'c> {
         }
         if let Phase::Expand { budget, west } = &mut self.phase {
             *budget = match (*budget, new.kind) {
-                (Budget::Fresh, CardKind::Route) => Budget::OneRoute,
+                (Budget::Fresh, CardKind::Route) => Budget::OneRoute(cell),
                 _ => Budget::Spent,
             };
             *west = west_due;

@@ -81,6 +81,21 @@ pub struct OptionsSetup {
     /// How often the USA expansion's bonus for reaching the West is given (ruling G8).
     #[serde(default)]
     pub west_bonus: WestBonus,
+    /// Whether the two route upgrades one card pays for may both be on the same cell (ruling G7).
+    #[serde(default)]
+    pub same_cell_twice: SameCellTwice,
+}
+
+/// Whether one card paid may buy two route upgrades of the same cell, yellow then red
+/// ("upgrade up to 2 route cards"; ruling G7).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SameCellTwice {
+    /// Allowed: each upgrade is checked on the board as the one before left it. Default.
+    #[default]
+    Allowed,
+    /// Not allowed: the two route upgrades of one card are on two cells ("2 route cards").
+    Forbidden,
 }
 
 /// How often the bonus for reaching the West is given (USA expansion, rule b; ruling G8).
@@ -114,12 +129,18 @@ pub struct GameRules {
     pub route: RouteRules,
     /// The bonus for reaching the West (G8).
     pub west_bonus: WestBonus,
+    /// Two route upgrades of one cell for one card paid (G7).
+    pub same_cell_twice: SameCellTwice,
 }
 
 impl GameRules {
     /// The rules as a position writes them.
     pub fn options(&self) -> OptionsSetup {
-        OptionsSetup { route_length: self.route.length, west_bonus: self.west_bonus }
+        OptionsSetup {
+            route_length: self.route.length,
+            west_bonus: self.west_bonus,
+            same_cell_twice: self.same_cell_twice,
+        }
     }
 }
 
@@ -748,6 +769,7 @@ impl<'c> Position<'c> {
             length: setup.length.unwrap_or_default(),
             route: RouteRules { length: options.route_length },
             west_bonus: options.west_bonus,
+            same_cell_twice: options.same_cell_twice,
         };
         let decks_known = setup.decks.as_ref().is_some_and(|d| d.keys().all(|k| deck_names.contains_key(k.as_str())));
         if decks_known {

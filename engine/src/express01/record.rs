@@ -126,27 +126,8 @@ pub enum RecordError {
         message: String,
     },
     /// An illegal or unreadable step.
-    #[error("{file}: turns[{index}] (round {round}, turn {turn}, {player}), step {step} `{text}`{action}: {message}")]
-    Step {
-        /// The file.
-        file: String,
-        /// Index in `turns`.
-        index: usize,
-        /// The round.
-        round: u32,
-        /// The turn.
-        turn: usize,
-        /// The mover.
-        player: String,
-        /// Step number within the turn, from 1.
-        step: usize,
-        /// The step as written.
-        text: String,
-        /// The action, as ` (A: expand)`, or empty.
-        action: String,
-        /// The rule broken.
-        message: String,
-    },
+    #[error(transparent)]
+    Step(Box<StepFailure>),
     /// The stated result is not the game's.
     #[error("{file}: result: {message}")]
     Result {
@@ -155,6 +136,30 @@ pub enum RecordError {
         /// What differs.
         message: String,
     },
+}
+
+/// An illegal or unreadable step of a record, named by its place and the rule.
+#[derive(Clone, Debug, thiserror::Error)]
+#[error("{file}: turns[{index}] (round {round}, turn {turn}, {player}), step {step} `{text}`{action}: {message}")]
+pub struct StepFailure {
+    /// The file.
+    pub file: String,
+    /// Index in `turns`.
+    pub index: usize,
+    /// The round.
+    pub round: u32,
+    /// The turn.
+    pub turn: usize,
+    /// The mover.
+    pub player: String,
+    /// Step number within the turn, from 1.
+    pub step: usize,
+    /// The step as written.
+    pub text: String,
+    /// The action, as ` (A: expand)`, or empty.
+    pub action: String,
+    /// The rule broken.
+    pub message: String,
 }
 
 /// Each player's capital at the end of a round, as replay reports it.
@@ -243,16 +248,18 @@ pub fn replay<'c>(
         }
         let (round, number, player) = (game.round(), game.turn(), mover.clone());
         for (k, text) in turn.steps.iter().enumerate() {
-            let step_error = |game: &Game<'_>, message: String| RecordError::Step {
-                file: file.to_string(),
-                index,
-                round,
-                turn: number,
-                player: player.clone(),
-                step: k + 1,
-                text: text.clone(),
-                action: game.action().map_or_else(String::new, |a| format!(" ({})", a.name())),
-                message,
+            let step_error = |game: &Game<'_>, message: String| {
+                RecordError::Step(Box::new(StepFailure {
+                    file: file.to_string(),
+                    index,
+                    round,
+                    turn: number,
+                    player: player.clone(),
+                    step: k + 1,
+                    text: text.clone(),
+                    action: game.action().map_or_else(String::new, |a| format!(" ({})", a.name())),
+                    message,
+                }))
             };
             if game.is_over() || game.round() != round || (k > 0 && *game.phase() == Phase::Pair) {
                 return Err(step_error(

@@ -3,11 +3,14 @@
 //! payout ([`BestRoute`]) and the policy's choices. The policies are defined in
 //! `docs/rules/express-01.md` (S1-S3).
 
-use rand::seq::IndexedRandom;
 use rand::SeedableRng;
+use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
+use signalbox_engine::express01::catalogue::Catalogue;
 use signalbox_engine::express01::game::{Game, Pair, Phase, Referee, Step};
 use signalbox_engine::express01::network::Network;
+use signalbox_engine::express01::position::Position;
+use signalbox_engine::express01::record::{Record, Recorder, StartSetup};
 use signalbox_engine::express01::route::RouteTask;
 
 use super::route::{SearchOptions, best_routes};
@@ -162,4 +165,47 @@ pub fn policy_rng(seed: u64) -> ChaCha8Rng {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     rng.set_stream(1);
     rng
+}
+
+/// The round limit of a self-played game (S3): far beyond any game the policies play (the house
+/// set's short games end by round 40), so that a policy that never ends a game still stops.
+pub const MAX_ROUNDS: u32 = 500;
+
+/// A self-played game: the game at its end, its record and how it ended.
+#[derive(Clone, Debug)]
+pub struct SelfPlayed<'c> {
+    /// The game after the last step.
+    pub game: Game<'c>,
+    /// The record (with the result when the game is over).
+    pub record: Record,
+    /// How it ended.
+    pub ending: Ending,
+}
+
+/// Why a game could not be self-played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SelfPlayError {
+    /// The start is not a game.
+    #[error("{0}")]
+    Start(String),
+}
+
+/// Plays the new game `start` to its end with `policy`, its choices seeded by the game's seed
+/// (stream 1; the deal is stream 0), and records it.
+pub fn selfplay<'c>(
+    catalogue: &'c Catalogue,
+    start: &StartSetup,
+    policy: Policy,
+    max_rounds: u32,
+) -> Result<SelfPlayed<'c>, SelfPlayError> {
+    let setup = start.position(catalogue).map_err(|e| SelfPlayError::Start(e.to_string()))?;
+    let position = Position::from_setup(setup, catalogue)
+        .map_err(|e| SelfPlayError::Start(e.problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")))?;
+    let mut game = Game::from_position(&position).map_err(|e| SelfPlayError::Start(e.to_string()))?;
+    let note = format!("self-played by the {} policy (signalbox express01 selfplay)", policy.name());
+    let mut recorder = Recorder::from_seed(start.clone(), Some(note));
+    let mut rng = policy_rng(start.seed);
+    let ending = play_out(&mut game, policy, &mut rng, max_rounds, &mut |g, s| recorder.step(g, s));
+    let record = recorder.finish(&game);
+    Ok(SelfPlayed { game, record, ending })
 }
