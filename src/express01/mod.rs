@@ -1,8 +1,11 @@
 //! `signalbox express01 ...`: Express 01 commands.
 
 mod new;
+mod record;
 mod replay;
 mod route;
+mod selfplay;
+mod start;
 
 use std::path::{Path, PathBuf};
 
@@ -41,13 +44,18 @@ enum Command {
     Route(route::RouteArgs),
     /// Checks a position (and content) and says what is wrong, or that it is legal.
     Check(CheckArgs),
-    /// Replays a bonus route answer (as `route --json` prints it) on its position: the engine
-    /// checks the route's steps, recomputes the payout and the cards, and the cards each player
-    /// receives, and says whether the answer's claims hold.
+    /// Replays a game record with every rule checked and prints each round's capitals and the
+    /// winner; or replays a bonus route answer (as `route --json` prints it) on its position.
+    ///
+    /// A record (docs/formats/express01-record.md) starts from a seed or a position and lists
+    /// every turn's steps; an illegal step is named by round, turn, player and action, with the
+    /// rule it breaks (exit 2). A route answer is checked step by step: the payout, the cards and
+    /// the cards each player receives.
     ///
     /// Examples:
+    ///   signalbox express01 selfplay --seed 7 --record game.json
+    ///   signalbox express01 replay game.json
     ///   signalbox express01 route --json > answer.json
-    ///   signalbox express01 replay answer.json
     ///   signalbox express01 replay answer.json --position table.json
     #[command(verbatim_doc_comment)]
     Replay(replay::ReplayArgs),
@@ -61,6 +69,15 @@ enum Command {
     ///   signalbox express01 new --players 4 --map usa --names Ann,Bo,Cy,Di --out start.json
     #[command(verbatim_doc_comment)]
     New(new::NewArgs),
+    /// A whole game played by a built-in policy, from a seed: every seat random (each legal
+    /// step equally likely) or greedy (the action pair raising the mover's capital most this
+    /// turn). The same seed and policy play the same game on every machine.
+    ///
+    /// Examples:
+    ///   signalbox express01 selfplay --players 3 --seed 7
+    ///   signalbox express01 selfplay --players 4 --map usa --long --policy greedy --record game.json
+    #[command(verbatim_doc_comment)]
+    Selfplay(selfplay::SelfplayArgs),
 }
 
 /// Where the components and the position come from.
@@ -109,6 +126,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Command::Check(a) => check(&a),
         Command::Replay(a) => replay::run(a),
         Command::New(a) => new::run(a),
+        Command::Selfplay(a) => selfplay::run(a),
     }
 }
 

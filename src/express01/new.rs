@@ -5,31 +5,14 @@ use std::path::PathBuf;
 use anyhow::Context as _;
 use signalbox_engine::express01::capital::capital;
 use signalbox_engine::express01::position::Position;
-use signalbox_engine::express01::setup::new_game;
 
+use super::start::StartArgs;
 use crate::input::{bad, check_new, write_new};
-
-/// The players' names when none are given.
-const NAMES: [&str; 4] = ["Anna", "Ben", "Clara", "David"];
 
 #[derive(clap::Args, Debug)]
 pub struct NewArgs {
-    /// Players, 2 to 4.
-    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=4))]
-    players: u8,
-    /// The players' names in seat order, separated by commas (default: Anna, Ben, Clara, David).
-    #[arg(long, value_name = "A,B,..", value_delimiter = ',')]
-    names: Vec<String>,
-    /// The seed: it shuffles the decks, deals the hands and so sets the turn order
-    /// (docs/rules/express-01.md, G1 and G2).
-    #[arg(long, value_name = "S", default_value_t = 1)]
-    seed: u64,
-    /// The map: germany or usa.
-    #[arg(long, default_value = "germany")]
-    map: String,
-    /// Content file (TOML) with the maps and card faces; default: the embedded house set.
-    #[arg(long, value_name = "FILE")]
-    content: Option<PathBuf>,
+    #[command(flatten)]
+    game: StartArgs,
     /// Write the start position (JSON, docs/formats/express01-position.md) to this file.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
@@ -45,15 +28,9 @@ pub fn run(a: NewArgs) -> anyhow::Result<()> {
     if let Some(out) = &a.out {
         check_new(out, a.force)?;
     }
-    let names: Vec<String> = if a.names.is_empty() {
-        NAMES[..usize::from(a.players)].iter().map(|s| s.to_string()).collect()
-    } else if a.names.len() != usize::from(a.players) {
-        return Err(bad(format!("--names: {} names for --players {}", a.names.len(), a.players)));
-    } else {
-        a.names.iter().map(|n| n.trim().to_string()).collect()
-    };
-    let (_, catalogue) = super::load_content(a.content.as_deref())?;
-    let setup = new_game(&catalogue, &a.map, &names, a.seed).map_err(|e| bad(format!("--map/--names: {e}")))?;
+    let start = a.game.start()?;
+    let (_, catalogue) = super::load_content(a.game.content.as_deref())?;
+    let setup = start.position(&catalogue).map_err(|e| bad(format!("--map/--names: {e}")))?;
     let json = serde_json::to_string_pretty(&setup).context("the position as JSON")?;
     let position = Position::from_setup(setup.clone(), &catalogue)
         .map_err(|e| anyhow::anyhow!("the new game is not a legal position: {:?}", e.problems))?;
@@ -64,7 +41,13 @@ pub fn run(a: NewArgs) -> anyhow::Result<()> {
         say!("{json}");
         return Ok(());
     }
-    say!("Express 01 on {} ({}), seed {}: a new game", position.map().name, catalogue.label(), a.seed);
+    say!(
+        "Express 01 on {} ({}), seed {}: a new {} game",
+        position.map().name,
+        catalogue.label(),
+        start.seed,
+        if a.game.long { "long" } else { "short" }
+    );
     let mut seats: Vec<usize> = (0..position.players().len()).collect();
     seats.sort_by_key(|&s| position.players()[s].turn_order);
     for s in seats {

@@ -16,8 +16,9 @@ use crate::input::{bad, read_text};
 /// Arguments of `express01 replay`.
 #[derive(clap::Args, Debug)]
 pub struct ReplayArgs {
-    /// The answer: a JSON object as `express01 route --json` prints it (its `steps` are the
-    /// certificate).
+    /// A game record (JSON with a `record` field), or a route answer: a JSON object as
+    /// `express01 route --json` prints it (its `steps` are the certificate).
+    #[arg(value_name = "RECORD|ANSWER")]
     answer: PathBuf,
     /// The position the answer is for (default: the file its `position` field names, or the
     /// embedded sample when it names that).
@@ -69,7 +70,11 @@ const SAMPLE: &str = "<embedded sample position>";
 /// Runs `express01 replay`.
 pub fn run(a: ReplayArgs) -> anyhow::Result<()> {
     let label = a.answer.display().to_string();
-    let answer: Answer = parse_json(&label, &read_text(&a.answer)?).map_err(|e| bad(e.to_string()))?;
+    let text = read_text(&a.answer)?;
+    if super::record::is_record(&text) {
+        return super::record::replay(&label, &text, a.content.as_deref(), a.json);
+    }
+    let answer: Answer = parse_json(&label, &text).map_err(|e| bad(e.to_string()))?;
     let (_, catalogue) = load_content(a.content.as_deref())?;
     let position_path: Option<PathBuf> = match (&a.position, answer.position.as_str()) {
         (Some(p), _) => Some(p.clone()),
