@@ -92,7 +92,9 @@ fn random_step(game: &Game<'_>, rng: &mut ChaCha8Rng, referee: &dyn Referee) -> 
 
 /// The greedy policy's turn (S2): for each legal action pair, `GREEDY_SAMPLES` random turns, and
 /// for C+D the turn of the bonus payment paying the mover most; the turn ending with the mover's
-/// highest capital, the first sampled among equals. Steps of other players within the turn (a
+/// highest capital, the first sampled among equals; but when that turn is a pass (it moves no
+/// card), the best of the turns that move a card, if any, so that greedy players never stand
+/// still while a card can move. Steps of other players within the turn (a
 /// receiver's deck) are random. The whole turn's steps are returned, or one step when the game is
 /// not at the start of a turn.
 fn greedy_turn(game: &Game<'_>, rng: &mut ChaCha8Rng, referee: &dyn Referee) -> Vec<Step> {
@@ -101,10 +103,15 @@ fn greedy_turn(game: &Game<'_>, rng: &mut ChaCha8Rng, referee: &dyn Referee) -> 
     }
     let mover = game.mover();
     let round = game.round();
+    // The best turn, and the best that is not a pass (S2).
     let mut best: Option<(u32, Vec<Step>)> = None;
+    let mut best_acting: Option<(u32, Vec<Step>)> = None;
     let pairs: Vec<Step> = game.legal(referee);
     let mut consider = |line: Vec<Step>, after: &Game<'_>| {
         let value = after.capital(mover).total();
+        if !is_pass(&line) && best_acting.as_ref().is_none_or(|(v, _)| value > *v) {
+            best_acting = Some((value, line.clone()));
+        }
         if best.as_ref().is_none_or(|(v, _)| value > *v) {
             best = Some((value, line));
         }
@@ -152,7 +159,16 @@ fn greedy_turn(game: &Game<'_>, rng: &mut ChaCha8Rng, referee: &dyn Referee) -> 
             }
         }
     }
-    best.map(|(_, line)| line).unwrap_or_else(|| vec![random_step(game, rng, referee)])
+    let chosen = match (best, best_acting) {
+        (Some((_, line)), Some((_, acting))) if is_pass(&line) => Some(acting),
+        (best, _) => best.map(|(_, line)| line),
+    };
+    chosen.unwrap_or_else(|| vec![random_step(game, rng, referee)])
+}
+
+/// Whether a turn moves no card: only the pair, `done` and an exchange of turn order cards.
+fn is_pass(line: &[Step]) -> bool {
+    line.iter().all(|s| matches!(s, Step::Pair(_) | Step::Done | Step::Swap(_)))
 }
 
 /// Whether the turn begun by `mover` in `round` is over.
