@@ -417,6 +417,13 @@ const BAD_INPUT: &[Case] = &[
     case(Fixture("payment-no-share.json"), &["check", "{}"], 2, &["bonus payment: Anna owns no share of blue"]),
     case(Fixture("payment-no-share.json"), &["route", "{}"], 2, &["bonus payment: Anna owns no share of blue"]),
     case(Fixture("payment-no-station.json"), &["route", "{}"], 2, &["bonus payment: red has no station in the network"]),
+    // Whole games: records and positions with decks.
+    case(Fixture("record-illegal-move.json"), &["replay", "{}"], 2, &["turns[2] (round 1, turn 3, Ben), step 7 `take 105 from Anna` (B: shares)", "the decks hold a share of green", "(and only then)"]),
+    case(Fixture("record-illegal-move.json"), &["check", "{}"], 2, &["turns[2] (round 1, turn 3, Ben), step 7", "only then"]),
+    case(Fixture("record-truncated.json"), &["replay", "{}"], 2, &["record-truncated.json:34:12:", "EOF while parsing"]),
+    case(Fixture("record-wrong-player.json"), &["replay", "{}"], 2, &["turns[1]: labelled round 1, turn 2, Clara", "Anna to move"]),
+    case(Fixture("game-card-twice.json"), &["check", "{}"], 2, &["card 226 is used 2 times (player Anna, hand, deck route-blue), but the set has 1"]),
+    case(Fixture("game-face-up.json"), &["check", "{}"], 2, &["face_up: deck central-blue holds 1, so 3 cards cannot lie face up"]),
     // The command line against the embedded sample.
     case(Sample, &["route", "--company", "purple"], 2, &["<embedded sample position>", "unknown company `purple`", "red, blue, green, yellow"]),
     case(Sample, &["route", "--company", "red"], 2, &["Peter owns no share of red"]),
@@ -624,4 +631,44 @@ fn a_new_game_is_a_legal_start_position_fixed_by_its_seed() {
     assert!(mars.stderr.contains("no map `mars`") && mars.stderr.contains("germany"), "{}", mars.stderr);
     let names = express01(["new", "--players", "2", "--names", "Ann,Bo,Cy"]);
     assert_eq!(names.code, Some(2), "{}", names.stderr);
+}
+
+#[test]
+fn a_self_played_game_replays_and_checks_and_an_edited_one_is_refused() {
+    let dir = TempDir::new("selfplay");
+    let game = dir.path("game.json");
+    let path = game.to_str().expect("path");
+    let played = express01(["selfplay", "--players", "3", "--seed", "5", "--record", path]).succeeded();
+    assert!(played.stdout.contains("game over after round") && played.stdout.contains("wins"), "{}", played.stdout);
+    let replayed = express01(["replay", path]).succeeded();
+    assert!(replayed.stdout.contains("every rule checked"), "{}", replayed.stdout);
+    // The rounds and the result printed by both are the same lines.
+    let rounds = |out: &str| {
+        out.lines()
+            .filter(|l| l.starts_with("round ") || l.starts_with("game over"))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(rounds(&played.stdout), rounds(&replayed.stdout));
+    assert!(!rounds(&played.stdout).is_empty());
+    let json = express01(["replay", path, "--json"]).succeeded().json();
+    assert_eq!(json["over"], true);
+    assert_eq!(json["rounds"].as_array().map(Vec::len), Some(rounds(&played.stdout).len() - 1));
+    let checked = express01(["check", path]).succeeded();
+    assert!(checked.stdout.contains("a legal Express 01 game record"), "{}", checked.stdout);
+    // Same seed, same game; the record is not overwritten without --force.
+    let again = express01(["selfplay", "--players", "3", "--seed", "5", "--json"]).succeeded().json();
+    let written: Value = serde_json::from_str(&std::fs::read_to_string(&game).expect("record")).expect("json");
+    assert_eq!(again["record"], written);
+    let refused = express01(["selfplay", "--seed", "5", "--record", path]);
+    assert_eq!(refused.code, Some(2), "{}", refused.stderr);
+    // A stated result that is not the game's is refused, naming the field.
+    let mut edited = written.clone();
+    let winner = edited["result"]["winners"][0].as_str().expect("a winner").to_string();
+    edited["result"]["capitals"][&winner] = serde_json::json!(999);
+    let bad = dir.path("edited.json");
+    std::fs::write(&bad, serde_json::to_string_pretty(&edited).expect("json")).expect("write");
+    let run = express01(["replay", bad.to_str().expect("path")]);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(run.stderr.contains("result: stated capitals"), "{}", run.stderr);
 }

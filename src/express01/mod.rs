@@ -42,7 +42,13 @@ enum Command {
     ///   signalbox express01 route --svg route.svg
     #[command(verbatim_doc_comment)]
     Route(route::RouteArgs),
-    /// Checks a position (and content) and says what is wrong, or that it is legal.
+    /// Checks a position or a game record (and the content) and says what is wrong, or that it
+    /// is legal. A record is replayed with every rule checked.
+    ///
+    /// Examples:
+    ///   signalbox express01 check table.json
+    ///   signalbox express01 check game.json --json
+    #[command(verbatim_doc_comment)]
     Check(CheckArgs),
     /// Replays a game record with every rule checked and prints each round's capitals and the
     /// winner; or replays a bonus route answer (as `route --json` prints it) on its position.
@@ -84,6 +90,7 @@ enum Command {
 #[derive(clap::Args, Debug, Clone)]
 pub struct Sources {
     /// Position file (JSON, docs/formats/express01-position.md); default: the embedded sample.
+    /// `check` also takes a game record (docs/formats/express01-record.md).
     pub position: Option<PathBuf>,
     /// Content file (TOML, docs/formats/express01-content.md) with the maps and card faces;
     /// default: the embedded house set.
@@ -159,6 +166,12 @@ fn problems_of(e: anyhow::Error) -> Vec<String> {
 }
 
 fn check(a: &CheckArgs) -> anyhow::Result<()> {
+    if let Some(path) = &a.sources.position {
+        let text = read_text(path)?;
+        if record::is_record(&text) {
+            return record::check(&path.display().to_string(), &text, a.sources.content.as_deref(), a.json);
+        }
+    }
     let (content_label, catalogue) = load_content(a.sources.content.as_deref())?;
     let label =
         a.sources.position.as_ref().map_or("<embedded sample position>".to_string(), |p| p.display().to_string());

@@ -46,6 +46,24 @@ pub fn replay(label: &str, text: &str, content: Option<&Path>, json: bool) -> an
     Ok(())
 }
 
+/// `express01 check RECORD`: the record replayed with every rule checked, in the shape of the
+/// other checks.
+pub fn check(label: &str, text: &str, content: Option<&Path>, json: bool) -> anyhow::Result<()> {
+    let (_, catalogue) = load_content(content)?;
+    let found = record::read(label, text)
+        .and_then(|r| record::replay(label, &r, &catalogue, &BestRoute, &mut |_, _| {}).map(|p| (r, p)))
+        .map(|(r, p)| {
+            let state = if p.game.is_over() {
+                format!("the game is over after round {}", p.game.round())
+            } else {
+                format!("the game goes on in round {}", p.game.round())
+            };
+            format!("{label}: a legal Express 01 game record: {} turns, {} steps; {state}", r.turns.len(), p.steps)
+        })
+        .map_err(|e| vec![e.to_string()]);
+    crate::output::check_result(label, found, json)
+}
+
 /// What the record starts from, in words.
 pub fn describe_start(record: &Record, game: &Game<'_>) -> String {
     let from = match &record.start {

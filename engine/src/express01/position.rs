@@ -368,7 +368,7 @@ pub enum PositionProblem {
         known: String,
     },
     /// More face-up cards than the deck holds.
-    #[error("face_up: deck {deck} holds {held} cards, so {face_up} cannot lie face up")]
+    #[error("face_up: deck {deck} holds {held}, so {face_up} cards cannot lie face up")]
     FaceUp {
         /// The deck.
         deck: String,
