@@ -11,7 +11,7 @@
 //!
 //! The engine does not search: the bonus route's payout ("You have to choose the route that
 //! grants the highest possible bonus payment") is asked of a [`Referee`], which the solver
-//! provides. The rulings are G1-G14 of `docs/rules/express-01.md`.
+//! provides. The rulings are G1-G15 of `docs/rules/express-01.md`.
 
 use std::sync::Arc;
 
