@@ -18,6 +18,7 @@ fn start(map: &str, players: usize, length: Length, seed: u64) -> StartSetup {
         players: NAMES[..players].iter().map(|s| s.to_string()).collect(),
         length,
         options: None,
+        shown: None,
     }
 }
 

@@ -30,7 +30,7 @@ pub fn run(a: NewArgs) -> anyhow::Result<()> {
     }
     let start = a.game.start()?;
     let (_, catalogue) = super::load_content(a.game.content.as_deref())?;
-    let setup = start.position(&catalogue).map_err(|e| bad(format!("--map/--names: {e}")))?;
+    let setup = start.position(&catalogue).map_err(|e| bad(format!("--map/--names/--shown: {e}")))?;
     let json = serde_json::to_string_pretty(&setup).context("the position as JSON")?;
     let position = Position::from_setup(setup.clone(), &catalogue)
         .map_err(|e| anyhow::anyhow!("the new game is not a legal position: {:?}", e.problems))?;

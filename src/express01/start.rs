@@ -31,6 +31,10 @@ pub struct StartArgs {
     /// used up (default: the short game, 12 or 3).
     #[arg(long)]
     pub long: bool,
+    /// The card each player shows for the turn order, in seat order (each from their hand; the
+    /// highest shown moves first). Default: each shows their highest card (G2).
+    #[arg(long, value_name = "C,C,..", value_delimiter = ',')]
+    pub shown: Vec<u16>,
     /// Content file (TOML) with the maps and card faces; default: the embedded house set.
     #[arg(long, value_name = "FILE")]
     pub content: Option<PathBuf>,
@@ -56,6 +60,7 @@ impl StartArgs {
             players: self.names()?,
             length: if self.long { Length::Long } else { Length::Short },
             options: None::<OptionsSetup>,
+            shown: (!self.shown.is_empty()).then(|| self.shown.clone()),
         })
     }
 }

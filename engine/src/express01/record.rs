@@ -10,7 +10,7 @@ use super::catalogue::Catalogue;
 use super::game::{Game, GameError, Phase, Referee, Step};
 use super::position::{OptionsSetup, Position, PositionSetup};
 use super::round::Length;
-use super::setup::{SetupError, new_game};
+use super::setup::{SetupError, new_game_shown};
 use crate::source::{SyntaxError, parse_json};
 
 /// The record format's version.
@@ -57,12 +57,16 @@ pub struct StartSetup {
     /// The rule options.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub options: Option<OptionsSetup>,
+    /// The card each player chose to show for the turn order, in seat order; absent: each shows
+    /// their highest card (ruling G2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shown: Option<Vec<u16>>,
 }
 
 impl StartSetup {
     /// The start position of this new game.
     pub fn position(&self, catalogue: &Catalogue) -> Result<PositionSetup, SetupError> {
-        let mut setup = new_game(catalogue, &self.map, &self.players, self.seed)?;
+        let mut setup = new_game_shown(catalogue, &self.map, &self.players, self.seed, self.shown.as_deref())?;
         setup.length = Some(self.length);
         setup.options = self.options;
         Ok(setup)

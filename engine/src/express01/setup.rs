@@ -39,6 +39,24 @@ pub enum SetupError {
     /// Two players have the same name.
     #[error("two players are named `{0}`")]
     SameName(String),
+    /// Not one card shown per player.
+    #[error("cards shown: {given} given for {players} players (one card each, in seat order)")]
+    ShownCount {
+        /// Cards given.
+        given: usize,
+        /// Players.
+        players: usize,
+    },
+    /// A card shown that is not in the player's hand ("chooses one of his cards from his hand").
+    #[error("cards shown: {player} shows card {card}, which is not in their hand ({hand})")]
+    NotShown {
+        /// The player.
+        player: String,
+        /// The card.
+        card: u16,
+        /// The hand dealt.
+        hand: String,
+    },
     /// The blue route deck is too small to deal the starting hands.
     #[error("the blue route deck holds {held} cards, too few to deal {needed}")]
     ShortDeck {
@@ -100,6 +118,32 @@ pub fn turn_order_by_cards_shown(hands: &[Vec<CardNumber>]) -> Vec<u8> {
 /// cards on their front; the black engine with turn order 1. [`super::Position::from_setup`]
 /// accepts it as it is.
 pub fn new_game(catalogue: &Catalogue, map: &str, players: &[String], seed: u64) -> Result<PositionSetup, SetupError> {
+    new_game_shown(catalogue, map, players, seed, None)
+}
+
+/// Turn order numbers from the cards the players chose to show ("each player chooses one of his
+/// cards from his hand"): the highest card first; players showing equal numbers compare their
+/// hands as [`turn_order_by_cards_shown`] does (ruling G2), then seat order.
+pub fn turn_order_by_choice(hands: &[Vec<CardNumber>], shown: &[CardNumber]) -> Vec<u8> {
+    let by_hand = turn_order_by_cards_shown(hands);
+    let mut seats: Vec<usize> = (0..hands.len()).collect();
+    seats.sort_by(|&a, &b| shown[b].cmp(&shown[a]).then(by_hand[a].cmp(&by_hand[b])));
+    let mut order = vec![0u8; hands.len()];
+    for (place, &seat) in seats.iter().enumerate() {
+        order[seat] = place as u8 + 1;
+    }
+    order
+}
+
+/// A new game in which the players chose the cards they show for the turn order (one per player,
+/// in seat order; each must be in that player's hand); `None` plays the choice by ruling G2.
+pub fn new_game_shown(
+    catalogue: &Catalogue,
+    map: &str,
+    players: &[String],
+    seed: u64,
+    shown: Option<&[u16]>,
+) -> Result<PositionSetup, SetupError> {
     let Some((_, the_map)) = catalogue.map(map) else {
         return Err(SetupError::UnknownMap {
             map: map.to_string(),
@@ -126,7 +170,22 @@ pub fn new_game(catalogue: &Catalogue, map: &str, players: &[String], seed: u64)
     for (i, card) in blue.drain(..needed).enumerate() {
         hands[i % players.len()].push(card);
     }
-    let order = turn_order_by_cards_shown(&hands);
+    let order = match shown {
+        None => turn_order_by_cards_shown(&hands),
+        Some(shown) => {
+            if shown.len() != players.len() {
+                return Err(SetupError::ShownCount { given: shown.len(), players: players.len() });
+            }
+            for ((name, hand), &card) in players.iter().zip(&hands).zip(shown) {
+                if !hand.contains(&CardNumber(card)) {
+                    let hand = hand.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ");
+                    return Err(SetupError::NotShown { player: name.clone(), card, hand });
+                }
+            }
+            let shown: Vec<CardNumber> = shown.iter().map(|&c| CardNumber(c)).collect();
+            turn_order_by_choice(&hands, &shown)
+        }
+    };
     let first = order.iter().position(|&o| o == 1).map(|seat| players[seat].clone());
     Ok(PositionSetup {
         map: map.to_string(),
@@ -220,6 +279,37 @@ mod tests {
         assert_eq!(turn_order_by_cards_shown(&[h(&[236, 201]), h(&[236, 210])]), vec![2, 1]);
         // The same numbers throughout: seat order.
         assert_eq!(turn_order_by_cards_shown(&[h(&[236, 201]), h(&[201, 236])]), vec![1, 2]);
+    }
+
+    #[test]
+    fn the_cards_chosen_decide_the_turn_order_and_go_back_to_hand() {
+        let catalogue = Catalogue::house();
+        let auto = new_game(&catalogue, "germany", &names(3), 4).expect("a game");
+        // Each player shows their lowest card instead of their highest.
+        let lowest: Vec<u16> = auto.players.iter().map(|p| p.hand.iter().copied().min().expect("a hand")).collect();
+        let chosen = new_game_shown(&catalogue, "germany", &names(3), 4, Some(&lowest)).expect("a game");
+        let mut by_card: Vec<(u16, usize)> = lowest.iter().enumerate().map(|(i, &c)| (c, i)).collect();
+        by_card.sort_by(|a, b| b.cmp(a));
+        for (place, &(_, seat)) in by_card.iter().enumerate() {
+            if by_card.iter().filter(|(c, _)| *c == by_card[place].0).count() == 1 {
+                assert_eq!(usize::from(chosen.players[seat].turn_order), place + 1);
+            }
+        }
+        for (a, c) in auto.players.iter().zip(&chosen.players) {
+            assert_eq!(a.hand, c.hand, "the card shown goes back to the hand");
+        }
+        let first = chosen.players.iter().find(|p| p.turn_order == 1).map(|p| p.name.clone());
+        assert_eq!(chosen.black_engine, first);
+        let mut wrong = lowest.clone();
+        wrong[1] = 999;
+        assert!(matches!(
+            new_game_shown(&catalogue, "germany", &names(3), 4, Some(&wrong)),
+            Err(SetupError::NotShown { card: 999, .. })
+        ));
+        assert!(matches!(
+            new_game_shown(&catalogue, "germany", &names(3), 4, Some(&lowest[..2])),
+            Err(SetupError::ShownCount { given: 2, players: 3 })
+        ));
     }
 
     #[test]
