@@ -177,11 +177,20 @@ fn check(a: &CheckArgs) -> anyhow::Result<()> {
         a.sources.position.as_ref().map_or("<embedded sample position>".to_string(), |p| p.display().to_string());
     let found = match load_position(a.sources.position.as_deref(), &catalogue) {
         Ok((label, position)) => Ok(format!(
-            "{content_label}: {} cards, maps {}\n{label}: a legal Express 01 position on map {} with {} players",
+            "{content_label}: {} cards, maps {}\n{label}: a legal Express 01 position on map {} with {} players{}",
             catalogue.cards().count(),
             catalogue.maps.iter().map(|m| m.id.as_str()).collect::<Vec<_>>().join(", "),
             position.map().id,
-            position.players().len()
+            position.players().len(),
+            if position.decks().is_some() {
+                format!(
+                    ", a whole game (decks given) in round {}, {} game",
+                    position.round(),
+                    position.rules().length.name()
+                )
+            } else {
+                String::new()
+            }
         )),
         Err(e) => Err(problems_of(e)),
     };

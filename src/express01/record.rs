@@ -75,10 +75,7 @@ pub fn describe_start(record: &Record, game: &Game<'_>) -> String {
         game.map().name,
         game.catalogue().label(),
         game.seats().len(),
-        match game.rules().length {
-            signalbox_engine::express01::round::Length::Short => "short",
-            signalbox_engine::express01::round::Length::Long => "long",
-        }
+        game.rules().length.name()
     )
 }
 

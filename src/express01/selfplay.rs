@@ -51,7 +51,8 @@ pub fn run(a: SelfplayArgs) -> anyhow::Result<()> {
         PolicyArg::Random => Policy::Random,
         PolicyArg::Greedy => Policy::Greedy,
     };
-    let played = selfplay(&catalogue, &start, policy, MAX_ROUNDS).map_err(|e| bad(format!("--map/--names/--shown: {e}")))?;
+    let played =
+        selfplay(&catalogue, &start, policy, MAX_ROUNDS).map_err(|e| bad(format!("--map/--names/--shown: {e}")))?;
     let text = serde_json::to_string_pretty(&played.record).context("the record as JSON")?;
     // The record is replayed as any record file is, so what is printed is what replay gives.
     let replayed = record::replay("<self-played game>", &played.record, &catalogue, &BestRoute, &mut |_, _| {})

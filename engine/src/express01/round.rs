@@ -68,6 +68,14 @@ pub enum Length {
 }
 
 impl Length {
+    /// `short` or `long`, as files and messages write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Length::Short => "short",
+            Length::Long => "long",
+        }
+    }
+
     /// Base cards upgraded that end the game after the round.
     pub fn upgraded_bases(self) -> usize {
         match self {
