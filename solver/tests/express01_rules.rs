@@ -1,0 +1,704 @@
+//! The rules of an Express 01 game, one test per rule of the rulebook
+//! (`shared/rulebooks/express-01.txt`), on small positions made for the rule: each test quotes
+//! the rule, checks the legal steps, plays them through [`Game::play`] with the exact route search
+//! as the referee, and checks the outcome and the errors of the illegal alternatives.
+//!
+//! Positions are new games (`new_game`) changed by hand: cards moved between decks, hands,
+//! shares and the board, always keeping every card once, so that `Position::from_setup` accepts
+//! them. A few tests need a built network; they take a position reached by a seeded random game
+//! and change it the same way. Turn order numbers are 1 to 4 as on the cards; seats, decks and
+//! cells are numbered from 0.
+
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+use rand::SeedableRng;
+use rand::seq::IndexedRandom;
+use rand_chacha::ChaCha8Rng;
+use signalbox_engine::express01::card::{CardKind, CardNumber, CompanyId, Stage};
+use signalbox_engine::express01::catalogue::Catalogue;
+use signalbox_engine::express01::game::{Budget, Build, Game, Pair, Phase, Referee, Source, Spend, Step, StepError};
+use signalbox_engine::express01::position::{
+    OptionsSetup, PlacementSetup, Position, PositionSetup, SameCellTwice, WestBonus,
+};
+use signalbox_engine::express01::round::Length;
+use signalbox_engine::express01::route::RouteTask;
+use signalbox_engine::express01::setup::new_game;
+use signalbox_solver::express01::selfplay::BestRoute;
+
+// ---- helpers: positions ----
+
+static CATALOGUE: LazyLock<Catalogue> = LazyLock::new(Catalogue::house);
+
+fn cat() -> &'static Catalogue {
+    &CATALOGUE
+}
+
+const NAMES: [&str; 4] = ["Peter", "Martina", "Philipp", "Anna"];
+
+/// A new game from `seed` for the first `players` of [`NAMES`].
+fn start(map: &str, players: usize, seed: u64) -> PositionSetup {
+    let names: Vec<String> = NAMES[..players].iter().map(|s| s.to_string()).collect();
+    new_game(cat(), map, &names, seed).expect("a new game")
+}
+
+/// The game of a position, which must be legal.
+fn game(setup: PositionSetup) -> Game<'static> {
+    let position = Position::from_setup(setup, cat()).unwrap_or_else(|e| panic!("an illegal position: {:?}", e.problems));
+    let g = Game::from_position(&position).expect("a game");
+    sound(&g);
+    g
+}
+
+fn sound(g: &Game<'_>) {
+    let problems = g.problems();
+    assert!(problems.is_empty(), "the game is unsound: {problems:?}");
+}
+
+fn seat(g: &Game<'_>, name: &str) -> usize {
+    g.seats().iter().position(|s| s.name == name).expect("a player")
+}
+
+fn company(name: &str) -> CompanyId {
+    cat().company(name).expect("a company")
+}
+
+fn card(n: u16) -> &'static signalbox_engine::express01::card::Card {
+    cat().card(CardNumber(n)).expect("a card")
+}
+
+/// The deck a card belongs to, by name (`route-yellow`).
+fn deck_name(n: u16) -> String {
+    let c = card(n);
+    format!("{}-{}", c.kind.name(), c.stage.name())
+}
+
+/// Where a card can lie in a position.
+#[derive(Clone, Copy, Debug)]
+enum Place<'a> {
+    /// At the bottom of its deck.
+    Deck,
+    /// In a player's hand.
+    Hand(&'a str),
+    /// Among a player's shares.
+    Shares(&'a str),
+    /// Among the base cards in front of a player.
+    Bases(&'a str),
+}
+
+/// Takes one copy of card `n` out of the position: from the deepest place in its deck first
+/// (keeping the face-up count right), else from a hand, the shares or the base cards.
+fn take_out(s: &mut PositionSetup, n: u16) {
+    if let Some(deck) = s.decks.as_mut().and_then(|d| d.get_mut(&deck_name(n)))
+        && let Some(i) = deck.iter().rposition(|&c| c == n)
+    {
+        deck.remove(i);
+        let name = deck_name(n);
+        if let Some(up) = s.face_up.get_mut(&name)
+            && i < *up
+        {
+            *up -= 1;
+        }
+        return;
+    }
+    for p in &mut s.players {
+        for list in [&mut p.hand, &mut p.shares, &mut p.base_cards] {
+            if let Some(i) = list.iter().position(|&c| c == n) {
+                list.remove(i);
+                return;
+            }
+        }
+    }
+    panic!("card {n} is nowhere");
+}
+
+fn player<'s>(s: &'s mut PositionSetup, name: &str) -> &'s mut signalbox_engine::express01::position::PlayerSetup {
+    s.players.iter_mut().find(|p| p.name == name).expect("a player")
+}
+
+fn put(s: &mut PositionSetup, n: u16, to: Place<'_>) {
+    match to {
+        Place::Deck => s.decks.as_mut().expect("decks").entry(deck_name(n)).or_default().push(n),
+        Place::Hand(p) => player(s, p).hand.push(n),
+        Place::Shares(p) => player(s, p).shares.push(n),
+        Place::Bases(p) => player(s, p).base_cards.push(n),
+    }
+}
+
+fn move_card(s: &mut PositionSetup, n: u16, to: Place<'_>) {
+    take_out(s, n);
+    put(s, n, to);
+}
+
+/// Sets a player's hand to `size` cards: surplus cards go to the bottom of their decks, missing
+/// ones come from the blue route deck.
+fn hand_size(s: &mut PositionSetup, name: &str, size: usize) {
+    while player(s, name).hand.len() > size {
+        let n = player(s, name).hand[0];
+        move_card(s, n, Place::Deck);
+    }
+    while player(s, name).hand.len() < size {
+        let deck = &s.decks.as_ref().expect("decks")["route-blue"];
+        let n = *deck.last().expect("a blue route card");
+        move_card(s, n, Place::Hand(name));
+    }
+}
+
+/// Every share card of a company.
+fn share_cards(c: CompanyId) -> Vec<u16> {
+    cat().cards().filter(|k| k.share.is_some_and(|s| s.company == c)).flat_map(|k| vec![k.number.0; usize::from(k.copies)]).collect()
+}
+
+fn is_share_of(n: u16, c: CompanyId) -> bool {
+    card(n).share.is_some_and(|s| s.company == c)
+}
+
+/// Gives each named player exactly `n` shares of company `c`: the company's share cards among
+/// other players' shares go back to their decks, and the cards needed come from the decks.
+fn set_shares(s: &mut PositionSetup, c: CompanyId, wanted: &[(&str, usize)]) {
+    for p in s.players.clone() {
+        for &n in p.shares.iter().filter(|&&n| is_share_of(n, c)) {
+            take_out_of_shares(s, &p.name, n);
+            put(s, n, Place::Deck);
+        }
+    }
+    for &(name, count) in wanted {
+        for _ in 0..count {
+            let n = in_decks(s).into_iter().find(|&n| is_share_of(n, c)).expect("a share in the decks");
+            move_card(s, n, Place::Shares(name));
+        }
+    }
+}
+
+fn take_out_of_shares(s: &mut PositionSetup, name: &str, n: u16) {
+    let shares = &mut player(s, name).shares;
+    let i = shares.iter().position(|&c| c == n).expect("a share");
+    shares.remove(i);
+}
+
+/// The cards in the decks, deepest first.
+fn in_decks(s: &PositionSetup) -> Vec<u16> {
+    s.decks.as_ref().expect("decks").values().flat_map(|d| d.iter().rev().copied()).collect()
+}
+
+/// Every share card of `c` in the decks goes to `name`'s shares; those in hands too, each
+/// replaced in the hand by a blue route card that is no share of `c`.
+fn all_shares_to(s: &mut PositionSetup, c: CompanyId, name: &str) {
+    for n in in_decks(s).into_iter().filter(|&n| is_share_of(n, c)) {
+        move_card(s, n, Place::Shares(name));
+    }
+    for p in s.players.clone() {
+        for &n in p.hand.iter().filter(|&&n| is_share_of(n, c)) {
+            let i = player(s, &p.name).hand.iter().position(|&h| h == n).expect("in hand");
+            player(s, &p.name).hand.remove(i);
+            put(s, n, Place::Shares(name));
+            let other = in_decks(s).into_iter().find(|&k| deck_name(k) == "route-blue" && !is_share_of(k, c));
+            move_card(s, other.expect("a blue route card"), Place::Hand(&p.name));
+        }
+    }
+}
+
+/// Sets the turn order cards: (name, number, flipped).
+fn turn_order(s: &mut PositionSetup, cards: &[(&str, u8, bool)]) {
+    for &(name, number, flipped) in cards {
+        let p = player(s, name);
+        p.turn_order = number;
+        p.turn_taken = flipped;
+    }
+}
+
+/// Lays card `n` on the cell of base card `cell`; the base card goes in front of `owner`.
+fn lay(s: &mut PositionSetup, cell: u16, n: u16, turned: bool, owner: &str) {
+    take_out(s, n);
+    s.board.push(PlacementSetup { cell, card: n, turned });
+    put(s, cell, Place::Bases(owner));
+}
+
+fn legal_position(s: &PositionSetup) -> bool {
+    Position::from_setup(s.clone(), cat()).is_ok()
+}
+
+/// Lays on some base cell of `kind` a yellow card satisfying `want`, wherever the position stays
+/// legal (cells in map order, then cards by number); returns the cell.
+fn lay_somewhere(s: &mut PositionSetup, kind: CardKind, want: &dyn Fn(&signalbox_engine::express01::card::Card) -> bool, owner: &str) -> u16 {
+    let (_, map) = cat().map(&s.map).expect("a map");
+    let used: Vec<u16> = s.board.iter().map(|p| p.cell).collect();
+    for cell in &map.cells {
+        if used.contains(&cell.base.0) || card(cell.base.0).kind != kind {
+            continue;
+        }
+        for &up in &card(cell.base.0).upgrades {
+            let k = card(up.0);
+            if !want(k) || !in_decks(s).contains(&up.0) {
+                continue;
+            }
+            for turned in [false, true] {
+                let mut t = s.clone();
+                lay(&mut t, cell.base.0, up.0, turned, owner);
+                if legal_position(&t) {
+                    *s = t;
+                    return cell.base.0;
+                }
+            }
+        }
+    }
+    panic!("nowhere to lay such a card");
+}
+
+// ---- helpers: playing ----
+
+fn step(g: &Game<'_>, text: &str) -> Step {
+    g.parse_step(text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Plays a step given in the readable form; it must be legal and listed by `legal`.
+fn play(g: &mut Game<'_>, text: &str) {
+    let s = step(g, text);
+    play_step(g, s);
+}
+
+fn play_step(g: &mut Game<'_>, s: Step) {
+    let text = g.describe(s);
+    assert!(g.legal(&BestRoute).contains(&s), "`{text}` is not among the legal steps {:?}", said(g));
+    g.play(s, &BestRoute).unwrap_or_else(|e| panic!("`{text}`: {e}"));
+    sound(g);
+}
+
+/// The error of a step that must be refused; it must not be listed by `legal` either.
+fn refused(g: &Game<'_>, s: Step) -> StepError {
+    assert!(!g.legal(&BestRoute).contains(&s), "`{}` is listed as legal", g.describe(s));
+    match g.check(s, &BestRoute) {
+        Err(e) => e,
+        Ok(()) => panic!("`{}` was accepted", g.describe(s)),
+    }
+}
+
+/// The legal steps in the readable form.
+fn said(g: &Game<'_>) -> Vec<String> {
+    g.legal(&BestRoute).iter().map(|&s| g.describe(s)).collect()
+}
+
+fn legal_builds(g: &Game<'_>) -> Vec<Build> {
+    g.legal(&BestRoute)
+        .into_iter()
+        .filter_map(|s| match s {
+            Step::Build(b) => Some(b),
+            _ => None,
+        })
+        .collect()
+}
+
+fn pay(card: u16) -> Step {
+    Step::Pay(Spend::Card(CardNumber(card)))
+}
+
+fn hand(g: &Game<'_>, p: usize) -> Vec<u16> {
+    let mut h: Vec<u16> = g.seats()[p].hand.iter().map(|c| c.0).collect();
+    h.sort_unstable();
+    h
+}
+
+/// The mover's first card in hand (lowest number).
+fn a_card(g: &Game<'_>) -> u16 {
+    hand(g, g.mover())[0]
+}
+
+fn deck<'g>(g: &'g Game<'_>, name: &str) -> &'g signalbox_engine::express01::game::Deck {
+    g.decks().iter().find(|d| d.name == name).expect("a deck")
+}
+
+fn deck_cards(g: &Game<'_>, name: &str) -> Vec<u16> {
+    deck(g, name).cards.iter().map(|c| c.0).collect()
+}
+
+fn cell(g: &Game<'_>, base: u16) -> usize {
+    g.map().cell_of(CardNumber(base)).expect("a cell")
+}
+
+fn best(g: &Game<'_>, c: CompanyId, max_cards: u32) -> Option<u32> {
+    BestRoute.best_payout(&g.network(), RouteTask { company: c, max_cards, rules: g.rules().route })
+}
+
+/// Draws the top card of the first deck that holds one, for whoever takes the next card.
+fn draw_any(g: &mut Game<'_>) {
+    let d = g.decks().iter().position(|d| !d.cards.is_empty()).expect("a card in the decks");
+    play_step(g, Step::Draw(d));
+}
+
+/// The USA game of seed 1 for Peter, Martina and Philipp after the first turn: Martina (turn
+/// order 1) paid her first card and built the first legal station, and bought nothing. Peter
+/// (turn order 2) is to move, Philipp (3) after him.
+fn opened() -> Game<'static> {
+    let mut g = game(start("usa", 3, 1));
+    assert_eq!(g.seats()[g.mover()].name, "Martina");
+    play(&mut g, "A+B");
+    let c = a_card(&g);
+    play_step(&mut g, pay(c));
+    let first = legal_builds(&g)[0];
+    play_step(&mut g, Step::Build(first));
+    play(&mut g, "done");
+    play(&mut g, "done");
+    assert_eq!(g.seats()[g.mover()].name, "Peter");
+    g
+}
+
+/// The company of the station built by [`opened`].
+fn opened_company(g: &Game<'_>) -> CompanyId {
+    (0..cat().companies.len()).map(|c| CompanyId(c as u8)).find(|&c| g.stations(c) > 0).expect("a station")
+}
+
+/// A position from a seeded random game of `players` players: the first turn start (of seeds
+/// 0, 1, ...) for which `want` gives a value.
+fn from_random_game<T>(players: usize, want: &dyn Fn(&Game<'_>) -> Option<T>) -> (PositionSetup, T) {
+    for seed in 0..40 {
+        let mut g = game(start("germany", players, seed));
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        while !g.is_over() && g.round() < 60 {
+            if *g.phase() == Phase::Pair
+                && !g.end_reached()
+                && let Some(t) = want(&g)
+            {
+                return (g.to_setup(), t);
+            }
+            let legal = g.legal(&BestRoute);
+            let s = *legal.choose(&mut rng).expect("a legal step");
+            g.play_unchecked(s);
+        }
+    }
+    panic!("no such position in 40 random games");
+}
+
+fn companies() -> impl Iterator<Item = CompanyId> {
+    (0..cat().companies.len()).map(|c| CompanyId(c as u8))
+}
+
+// ---- Taking Your Turn: General Rules (the first turn) ----
+
+/// "On turn number one, the first player (who owns the turn order card labeled 1) must choose the
+/// 1st action pair and build a station"; USA rule a): "you have to upgrade one of the following 3
+/// base cards during your first turn: 064, 071, or 072."
+#[test]
+fn the_first_turn_is_a_then_b_and_builds_a_station_on_the_east_coast() {
+    let mut g = game(start("usa", 3, 1));
+    assert_eq!(g.turn_cards()[g.mover()].number, 1);
+    assert_eq!(said(&g), ["A+B"]);
+    for other in ["B+A", "C+D"] {
+        assert_eq!(refused(&g, step(&g, other)), StepError::FirstTurn);
+    }
+    play(&mut g, "A+B");
+    assert_eq!(refused(&g, Step::Done), StepError::FirstTurn, "no done in A before a station is built");
+    let c = a_card(&g);
+    play_step(&mut g, pay(c));
+    assert_eq!(refused(&g, Step::Done), StepError::FirstTurn);
+    let builds = legal_builds(&g);
+    assert!(!builds.is_empty());
+    let east: Vec<usize> = [64, 71, 72].map(|b| cell(&g, b)).to_vec();
+    for b in &builds {
+        assert!(card(b.card.0).kind.has_stations(), "{b:?}: the first build is a station");
+        assert!(east.contains(&b.cell), "{b:?}: on 064, 071 or 072");
+    }
+    for base in [64, 71, 72] {
+        assert!(builds.iter().any(|b| b.cell == cell(&g, base)), "a station can be built on {base:03}");
+    }
+    // A station of the West, and a route card next to the coast, are refused.
+    let station_west = Build { cell: cell(&g, 65), card: card(65).upgrades[0], turned: false, depth: 0 };
+    let e = refused(&g, Step::Build(station_west));
+    assert!(e.to_string().contains("first build"), "{e}");
+    let route_base = g.map().cells.iter().find(|c| card(c.base.0).kind == CardKind::BaseRoute).expect("a route base");
+    let route = Build { cell: cell(&g, route_base.base.0), card: card(route_base.base.0).upgrades[0], turned: false, depth: 0 };
+    assert!(refused(&g, Step::Build(route)).to_string().contains("first build"));
+    play_step(&mut g, Step::Build(builds[0]));
+    assert_eq!(g.upgraded(), 1);
+    assert!(said(&g).contains(&"done".to_string()), "after the station, A may end");
+}
+
+/// The same in the base game, where any station base may take the first station ("In your first
+/// game, we recommend to expand either Berlin (number 009) or Hannover (number 013)").
+#[test]
+fn the_first_build_in_germany_is_any_station() {
+    let mut g = game(start("germany", 2, 3));
+    play(&mut g, "A+B");
+    let c = a_card(&g);
+    play_step(&mut g, pay(c));
+    let builds = legal_builds(&g);
+    assert!(builds.iter().all(|b| card(b.card.0).kind.has_stations()));
+    for base in [9, 13] {
+        assert!(builds.iter().any(|b| b.cell == cell(&g, base)), "Berlin and Hannover: {base:03}");
+    }
+}
+
+// ---- A) Expand the Network ----
+
+/// "Each card spent this way is put face up on top of the deck it belongs to."
+#[test]
+fn a_card_paid_goes_face_up_on_top_of_its_deck() {
+    let mut g = opened();
+    let peter = g.mover();
+    play(&mut g, "A+B");
+    let c = a_card(&g);
+    let before = deck_cards(&g, "route-blue");
+    let up = deck(&g, "route-blue").face_up;
+    play_step(&mut g, pay(c));
+    let d = deck(&g, "route-blue");
+    assert_eq!(d.top(), Some(CardNumber(c)));
+    assert_eq!(d.face_up, up + 1);
+    assert_eq!(deck_cards(&g, "route-blue")[..before.len()], before[..], "the rest of the deck as it was");
+    assert!(!hand(&g, peter).contains(&c) || g.seats()[peter].hand.iter().filter(|h| h.0 == c).count() < 2);
+    assert_eq!(g.seats()[peter].hand.len(), 5);
+    let missing = CardNumber(999);
+    assert_eq!(refused(&g, Step::Pay(Spend::Card(missing))), StepError::NotInHand(missing));
+}
+
+/// "For each card that you return from your hand to the top of its deck you may either: upgrade
+/// up to 2 route cards, or upgrade 1 station card."
+#[test]
+fn a_card_paid_buys_two_route_upgrades_or_one_station_not_both() {
+    let mut g = opened();
+    play(&mut g, "A+B");
+    let nothing_paid = legal_builds(&{
+        let mut h = g.clone();
+        let c = a_card(&h);
+        h.play(pay(c), &BestRoute).expect("pay");
+        h
+    })[0];
+    assert_eq!(refused(&g, Step::Build(nothing_paid)), StepError::Unpaid, "no build before a card is paid");
+    let c = a_card(&g);
+    play_step(&mut g, pay(c));
+    assert_eq!(*g.phase(), Phase::Expand { budget: Budget::Fresh, west: false });
+    let builds = legal_builds(&g);
+    let route = *builds.iter().find(|b| card(b.card.0).kind == CardKind::Route).expect("a route upgrade");
+    let station = *builds.iter().find(|b| card(b.card.0).kind.has_stations()).expect("a station upgrade");
+    // One station: the card is spent.
+    let mut s = g.clone();
+    play_step(&mut s, Step::Build(station));
+    assert_eq!(*s.phase(), Phase::Expand { budget: Budget::Spent, west: false });
+    assert!(legal_builds(&s).is_empty());
+    let again = legal_builds(&g).into_iter().find(|b| b.cell != station.cell && card(b.card.0).kind == CardKind::Route);
+    if let Some(b) = again {
+        assert_eq!(s.check(Step::Build(b), &BestRoute), Err(StepError::Unpaid));
+    }
+    // A route: one more route, and no station.
+    play_step(&mut g, Step::Build(route));
+    assert_eq!(*g.phase(), Phase::Expand { budget: Budget::OneRoute(route.cell), west: false });
+    let after = legal_builds(&g);
+    assert!(after.iter().all(|b| card(b.card.0).kind == CardKind::Route), "{after:?}");
+    assert_eq!(refused(&g, Step::Build(station)), StepError::Mixed);
+    let second = *after.first().expect("a second route upgrade");
+    play_step(&mut g, Step::Build(second));
+    assert!(legal_builds(&g).is_empty(), "two route upgrades spend the card");
+    assert_eq!(refused(&g, Step::Build(second)), StepError::Unpaid);
+    // "You may perform this action several times in a row, as long as you pay for it."
+    let c = a_card(&g);
+    play_step(&mut g, pay(c));
+    assert!(!legal_builds(&g).is_empty());
+}
+
+/// "pick out the upgrade card of your choice from any of the decks ... You may not change the
+/// order of the rest of the cards in these decks."
+#[test]
+fn the_upgrade_card_is_taken_from_any_depth_and_the_deck_keeps_its_order() {
+    let mut g = opened();
+    play(&mut g, "A+B");
+    let c = a_card(&g);
+    play_step(&mut g, pay(c));
+    let b = *legal_builds(&g).iter().filter(|b| b.depth > 0).max_by_key(|b| b.depth).expect("a card deep in a deck");
+    let name = deck_name(b.card.0);
+    let mut expected = deck_cards(&g, &name);
+    let i = expected.len() - 1 - b.depth;
+    assert_eq!(expected[i], b.card.0);
+    expected.remove(i);
+    // A wrong depth is refused with the deck named.
+    let wrong = Build { depth: b.depth + 1, ..b };
+    if deck(&g, &name).at(wrong.depth) != Some(b.card) {
+        assert_eq!(
+            refused(&g, Step::Build(wrong)),
+            StepError::NotInDeck { card: b.card, depth: wrong.depth, deck: deck(&g, &name).name }
+        );
+    }
+    play_step(&mut g, Step::Build(b));
+    assert_eq!(deck_cards(&g, &name), expected);
+    assert_eq!(g.board()[b.cell].card, b.card);
+}
+
+/// "If you replace a base card, place it face down in front of you. If you replace a colored
+/// upgrade card, return it face up to the top of its deck."
+#[test]
+fn a_replaced_base_card_goes_in_front_and_a_replaced_upgrade_card_on_its_deck() {
+    let mut g = opened();
+    let martina = seat(&g, "Martina");
+    let first = g.board().iter().zip(&g.map().cells).find(|(p, c)| p.card != c.base).map(|(p, c)| (p.card, c.base));
+    let (yellow, base) = first.expect("the first station");
+    assert_eq!(g.seats()[martina].base_cards, [base], "the base card lies in front of Martina");
+    let peter = g.mover();
+    play(&mut g, "A+B");
+    let c = a_card(&g);
+    play_step(&mut g, pay(c));
+    let over = *legal_builds(&g).iter().find(|b| b.cell == cell(&g, base.0)).expect("an upgrade of the station");
+    assert_eq!(card(over.card.0).stage, Stage::Red);
+    let name = deck_name(yellow.0);
+    let up = deck(&g, &name).face_up;
+    play_step(&mut g, Step::Build(over));
+    assert_eq!(deck(&g, &name).top(), Some(yellow), "the yellow card on top of its deck");
+    assert_eq!(deck(&g, &name).face_up, up + 1, "face up");
+    assert!(g.seats()[peter].base_cards.is_empty());
+    assert_eq!(g.upgraded(), 1, "no more base cards upgraded");
+}
+
+/// "(You can indeed build tracks with cards that have just been discarded this way and also
+/// purchase them as shares.)"
+#[test]
+fn a_card_just_paid_can_be_built() {
+    let g = opened();
+    // A yellow route card Peter could build after paying.
+    let mut probe = g.clone();
+    probe.play(Step::Pair(Pair::ExpandShares), &BestRoute).expect("A+B");
+    let c = a_card(&probe);
+    probe.play(pay(c), &BestRoute).expect("pay");
+    let target = *legal_builds(&probe).iter().find(|b| card(b.card.0).kind == CardKind::Route).expect("a route");
+    // Peter holds that card instead.
+    let mut s = g.to_setup();
+    move_card(&mut s, target.card.0, Place::Hand("Peter"));
+    let mut g = game(s);
+    play(&mut g, "A+B");
+    play_step(&mut g, pay(target.card.0));
+    let d = deck(&g, &deck_name(target.card.0));
+    assert_eq!((d.top(), d.face_up), (Some(target.card), 1));
+    let built = Build { depth: 0, ..target };
+    play_step(&mut g, Step::Build(built));
+    assert_eq!(g.board()[target.cell].card, target.card);
+    assert_eq!(deck(&g, &deck_name(target.card.0)).face_up, 0);
+}
+
+/// Ruling G7, option `same-cell-twice`: the two route upgrades of one card may be on the same
+/// cell, yellow then red (default `allowed`), or must be on two cells (`forbidden`).
+#[test]
+fn the_option_same_cell_twice() {
+    let g = opened();
+    // A yellow route after which the same card can lay a red route on the same cell.
+    let mut found = None;
+    let mut probe = g.clone();
+    probe.play(Step::Pair(Pair::ExpandShares), &BestRoute).expect("A+B");
+    let c = a_card(&probe);
+    probe.play(pay(c), &BestRoute).expect("pay");
+    for b in legal_builds(&probe).into_iter().filter(|b| card(b.card.0).kind == CardKind::Route) {
+        let mut h = probe.clone();
+        h.play(Step::Build(b), &BestRoute).expect("build");
+        if let Some(second) = legal_builds(&h).into_iter().find(|s| s.cell == b.cell) {
+            found = Some((b, second));
+            break;
+        }
+    }
+    let (first, second) = found.expect("a yellow route with a red one over it in the decks");
+    assert_eq!(card(second.card.0).stage, Stage::Red);
+    for option in [SameCellTwice::Allowed, SameCellTwice::Forbidden] {
+        let mut s = g.to_setup();
+        s.options = Some(OptionsSetup { same_cell_twice: option, ..OptionsSetup::default() });
+        let mut g = game(s);
+        play(&mut g, "A+B");
+        play_step(&mut g, pay(c));
+        play_step(&mut g, Step::Build(first));
+        match option {
+            SameCellTwice::Allowed => {
+                play_step(&mut g, Step::Build(second));
+                assert_eq!(g.board()[first.cell].card, second.card);
+            }
+            SameCellTwice::Forbidden => {
+                assert_eq!(refused(&g, Step::Build(second)), StepError::SameCell);
+                assert!(legal_builds(&g).iter().all(|b| b.cell != first.cell));
+            }
+        }
+    }
+}
+
+/// The opened USA game with yellow route cards laid east of two western cards, 057 (next to 056)
+/// and 066 (next to 065), so that Peter can build on both; `west` is the option of ruling G8.
+fn near_the_west(west: WestBonus) -> (Game<'static>, Build, Build) {
+    let g = opened();
+    let base = g.to_setup();
+    let yellow_routes: Vec<u16> = {
+        let mut v: Vec<u16> = in_decks(&base).into_iter().filter(|&n| deck_name(n) == "route-yellow").collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    let mut reach = |s: &PositionSetup, east: u16, west_cell: u16| -> Option<(PositionSetup, Build)> {
+        for &y in &yellow_routes {
+            if !card(east).upgrades.contains(&CardNumber(y)) {
+                continue;
+            }
+            for turned in [false, true] {
+                let mut t = s.clone();
+                lay(&mut t, east, y, turned, "Philipp");
+                t.options = Some(OptionsSetup { west_bonus: west, ..OptionsSetup::default() });
+                if !legal_position(&t) {
+                    continue;
+                }
+                let mut h = game(t.clone());
+                h.play(Step::Pair(Pair::ExpandShares), &BestRoute).expect("A+B");
+                let c = a_card(&h);
+                h.play(pay(c), &BestRoute).expect("pay");
+                if let Some(b) = legal_builds(&h).into_iter().find(|b| b.cell == cell(&h, west_cell)) {
+                    return Some((t, b));
+                }
+            }
+        }
+        None
+    };
+    let (s, to_056) = reach(&base, 57, 56).expect("a way to 056");
+    let (s, to_065) = reach(&s, 66, 65).expect("a way to 065");
+    (game(s), to_056, to_065)
+}
+
+/// USA rule b): "The first player who reaches the West gets a bonus. If you are the first to
+/// upgrade either base card 051, 056, 065, or 073, you can immediately add one of the top cards
+/// from any deck to your hand." Ruling G8: once in the game by default; declining is `done`.
+#[test]
+fn the_bonus_for_reaching_the_west_once() {
+    let (mut g, to_056, to_065) = near_the_west(WestBonus::Once);
+    let peter = g.mover();
+    play(&mut g, "A+B");
+    let c = a_card(&g);
+    play_step(&mut g, pay(c));
+    play_step(&mut g, Step::Build(to_056));
+    assert!(matches!(g.phase(), Phase::Expand { west: true, .. }));
+    let steps = g.legal(&BestRoute);
+    let draws = steps.iter().filter(|s| matches!(s, Step::Draw(_))).count();
+    assert_eq!(draws, g.decks().iter().filter(|d| !d.cards.is_empty()).count(), "the top card of any deck");
+    assert!(steps.contains(&Step::Done), "the bonus may be declined");
+    assert!(!steps.iter().any(|s| matches!(s, Step::Build(_) | Step::Pay(_))), "the bonus comes first: {steps:?}");
+    let top = deck(&g, "through-red").top().expect("a card");
+    let held = g.seats()[peter].hand.len();
+    play(&mut g, "draw through-red by Peter");
+    assert_eq!(g.seats()[peter].hand.len(), held + 1);
+    assert!(g.seats()[peter].hand.contains(&top));
+    assert!(matches!(g.phase(), Phase::Expand { west: false, .. }));
+    // The second western card pays no bonus: the West was reached.
+    let c = a_card(&g);
+    play_step(&mut g, pay(c));
+    let to_065 = legal_builds(&g).into_iter().find(|b| b.cell == to_065.cell).expect("a build on 065");
+    play_step(&mut g, Step::Build(to_065));
+    assert!(matches!(g.phase(), Phase::Expand { west: false, .. }), "no second bonus");
+}
+
+/// Ruling G8, option `each-card`: each western card pays the bonus to the first to upgrade it;
+/// a bonus declined with `done` leaves the hand as it was.
+#[test]
+fn the_bonus_for_reaching_the_west_for_each_card_and_declined() {
+    let (mut g, to_056, to_065) = near_the_west(WestBonus::EachCard);
+    let peter = g.mover();
+    play(&mut g, "A+B");
+    let c = a_card(&g);
+    play_step(&mut g, pay(c));
+    play_step(&mut g, Step::Build(to_056));
+    let held = g.seats()[peter].hand.len();
+    play(&mut g, "done");
+    assert_eq!(g.seats()[peter].hand.len(), held, "declined");
+    assert!(matches!(g.phase(), Phase::Expand { west: false, .. }), "A goes on");
+    let c = a_card(&g);
+    play_step(&mut g, pay(c));
+    let to_065 = legal_builds(&g).into_iter().find(|b| b.cell == to_065.cell).expect("a build on 065");
+    play_step(&mut g, Step::Build(to_065));
+    assert!(matches!(g.phase(), Phase::Expand { west: true, .. }), "a bonus for the second western card");
+    draw_any(&mut g);
+    assert_eq!(g.seats()[peter].hand.len(), held);
+}
