@@ -702,3 +702,180 @@ fn the_bonus_for_reaching_the_west_for_each_card_and_declined() {
     draw_any(&mut g);
     assert_eq!(g.seats()[peter].hand.len(), held);
 }
+
+// ---- B) Acquire Shares ----
+
+/// "The cost of one share always equals the number of stations in the network that belong to the
+/// company"; "You may only purchase shares of those companies that have at least one station in
+/// the network"; "you search the route card decks for a share of that company".
+#[test]
+fn a_share_costs_the_companys_stations_and_comes_from_any_route_deck() {
+    let mut g = opened();
+    let peter = g.mover();
+    let k = opened_company(&g);
+    assert_eq!(g.stations(k), 1);
+    play(&mut g, "B+A");
+    let listed: Vec<Step> = g.legal(&BestRoute);
+    assert_eq!(listed, [Step::Buy(k), Step::Done], "only the company with a station");
+    for other in companies().filter(|&c| c != k) {
+        assert!(matches!(refused(&g, Step::Buy(other)), StepError::NoStation(_)));
+    }
+    play_step(&mut g, Step::Buy(k));
+    assert!(matches!(g.phase(), Phase::Buying { left: 1, .. }), "the price is 1 card");
+    let c = hand(&g, peter).into_iter().find(|&n| !is_share_of(n, k)).expect("a card");
+    play_step(&mut g, pay(c));
+    // Every share of the company in a route deck can be taken, at any depth.
+    let takes: Vec<(u16, usize)> = g
+        .legal(&BestRoute)
+        .into_iter()
+        .map(|s| match s {
+            Step::Take(Source::Deck { card, depth }) => (card.0, depth),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    for d in g.decks().iter().filter(|d| d.kind == CardKind::Route) {
+        for depth in 0..d.cards.len() {
+            let n = d.at(depth).expect("a card");
+            if is_share_of(n.0, k) {
+                assert!(takes.iter().any(|&(c, _)| c == n.0), "share {n} at depth {depth} of {}", d.name);
+            }
+        }
+    }
+    assert!(takes.iter().all(|&(c, _)| is_share_of(c, k)));
+    let (share, depth) = *takes.iter().max_by_key(|t| t.1).expect("a share");
+    let name = deck_name(share);
+    let mut expected = deck_cards(&g, &name);
+    expected.remove(expected.len() - 1 - depth);
+    let not_a_share = Step::Take(Source::Deck { card: CardNumber(c), depth: 0 });
+    assert!(matches!(refused(&g, not_a_share), StepError::NotAShare { .. }));
+    play_step(&mut g, Step::Take(Source::Deck { card: CardNumber(share), depth }));
+    assert_eq!(deck_cards(&g, &name), expected, "the deck's order otherwise unchanged");
+    assert_eq!(g.holding(peter, k), 1);
+    assert_eq!(*g.phase(), Phase::Shares, "more shares may follow");
+}
+
+/// "This action has a cost ... you must pay the cost of the share by returning the required
+/// number of cards from your hand": a player without the cards cannot buy.
+#[test]
+fn a_share_needs_its_price_in_hand() {
+    let g = opened();
+    let k = opened_company(&g);
+    let mut s = g.to_setup();
+    hand_size(&mut s, "Peter", 0);
+    let mut g = game(s);
+    play(&mut g, "B+A");
+    assert_eq!(said(&g), ["done"]);
+    assert_eq!(
+        refused(&g, Step::Buy(k)),
+        StepError::CannotPay { company: cat().company_name(k).to_string(), price: 1, have: 0 }
+    );
+}
+
+/// "If there is no share of the desired company left in the decks (and only then), you may take a
+/// share of that company from another player ... In this case, the paid cards are not returned
+/// to their decks but are handed to this player." "You may never take away shares from the owner
+/// of the black engine."
+#[test]
+fn a_share_from_another_player_only_when_the_decks_hold_none() {
+    let g = opened();
+    let k = opened_company(&g);
+    let mut s = g.to_setup();
+    all_shares_to(&mut s, k, "Philipp");
+    // Martina owns the black engine; give her one of Philipp's shares.
+    let one = player(&mut s, "Philipp").shares[0];
+    take_out_of_shares(&mut s, "Philipp", one);
+    put(&mut s, one, Place::Shares("Martina"));
+    assert_eq!(s.black_engine.as_deref(), Some("Martina"));
+    let mut g = game(s.clone());
+    let (peter, philipp, martina) = (seat(&g, "Peter"), seat(&g, "Philipp"), seat(&g, "Martina"));
+    play(&mut g, "B+A");
+    play_step(&mut g, Step::Buy(k));
+    let c = a_card(&g);
+    let blue_before = deck_cards(&g, "route-blue");
+    let up = deck(&g, "route-blue").face_up;
+    play_step(&mut g, pay(c));
+    let steps = g.legal(&BestRoute);
+    assert!(!steps.is_empty());
+    for st in &steps {
+        assert!(matches!(st, Step::Take(Source::Player { player, .. }) if *player == philipp), "{st:?}");
+    }
+    let from_martina = Step::Take(Source::Player { player: martina, card: CardNumber(one) });
+    assert!(matches!(refused(&g, from_martina), StepError::CannotTakeFrom { .. }), "the black engine protects");
+    let from_deck = Step::Take(Source::Deck { card: CardNumber(one), depth: 0 });
+    assert!(matches!(refused(&g, from_deck), StepError::DecksHoldNone(_)));
+    let held = g.seats()[philipp].hand.len();
+    play_step(&mut g, steps[0]);
+    assert_eq!(g.holding(peter, k), 1);
+    assert_eq!(g.seats()[philipp].hand.len(), held + 1, "the price handed to Philipp");
+    assert!(g.seats()[philipp].hand.contains(&CardNumber(c)));
+    assert_eq!(deck_cards(&g, "route-blue"), blue_before, "the paid card is not on its deck");
+    assert_eq!(deck(&g, "route-blue").face_up, up);
+
+    // With one share back in a deck, none may be taken from a player.
+    let back = player(&mut s, "Philipp").shares[0];
+    take_out_of_shares(&mut s, "Philipp", back);
+    put(&mut s, back, Place::Deck);
+    let mut g = game(s);
+    play(&mut g, "B+A");
+    play_step(&mut g, Step::Buy(k));
+    let c = a_card(&g);
+    play_step(&mut g, pay(c));
+    let theirs = g.seats()[philipp].shares[0];
+    let e = refused(&g, Step::Take(Source::Player { player: philipp, card: theirs }));
+    assert!(matches!(e, StepError::DecksHoldOne(_)), "{e}");
+    assert!(g.legal(&BestRoute).iter().all(|s| matches!(s, Step::Take(Source::Deck { .. }))));
+}
+
+/// "You may never take away shares from the owner of the black engine": with every other share
+/// of the company held by the owner, a share cannot be bought ("you cannot acquire a share of
+/// that company") unless the price itself is one, paid onto a deck and taken back as the share
+/// ("and also purchase them as shares"; ruling G9).
+#[test]
+fn the_black_engine_protects_shares_and_a_paid_share_can_be_bought() {
+    let g = opened();
+    let k = opened_company(&g);
+    let mut s = g.to_setup();
+    all_shares_to(&mut s, k, "Martina");
+    let mut none = game(s.clone());
+    play(&mut none, "B+A");
+    assert!(matches!(refused(&none, Step::Buy(k)), StepError::NoShare(_)));
+    // Peter holds one share card of the company in hand.
+    let one = player(&mut s, "Martina").shares[0];
+    take_out_of_shares(&mut s, "Martina", one);
+    put(&mut s, one, Place::Hand("Peter"));
+    let mut g = game(s);
+    let peter = g.mover();
+    play(&mut g, "B+A");
+    play_step(&mut g, Step::Buy(k));
+    let other = hand(&g, peter).into_iter().find(|&n| n != one).expect("a card");
+    assert!(matches!(refused(&g, pay(other)), StepError::LastPay(_)), "nothing left to take after that card");
+    play_step(&mut g, pay(one));
+    assert_eq!(g.legal(&BestRoute), [Step::Take(Source::Deck { card: CardNumber(one), depth: 0 })]);
+    play_step(&mut g, Step::Take(Source::Deck { card: CardNumber(one), depth: 0 }));
+    assert_eq!(g.holding(peter, k), 1);
+}
+
+/// Ruling G9: the black engine paid towards a share taken from a player is discarded, and only
+/// the cards are handed to that player. "You can use the black engine when you have to pay for an
+/// action. It has the exact same value as one card in hand."
+#[test]
+fn the_black_engine_paid_for_a_players_share_is_discarded() {
+    let g = opened();
+    let k = opened_company(&g);
+    let mut s = g.to_setup();
+    all_shares_to(&mut s, k, "Philipp");
+    s.black_engine = Some("Peter".into());
+    let mut g = game(s);
+    let (peter, philipp) = (seat(&g, "Peter"), seat(&g, "Philipp"));
+    let held = g.seats()[philipp].hand.len();
+    play(&mut g, "B+A");
+    play_step(&mut g, Step::Buy(k));
+    play(&mut g, "pay engine");
+    assert_eq!((g.black_engine(), g.engine_used()), (None, true));
+    let t = g.legal(&BestRoute)[0];
+    assert!(matches!(t, Step::Take(Source::Player { player, .. }) if player == philipp));
+    play_step(&mut g, t);
+    assert_eq!(g.holding(peter, k), 1);
+    assert_eq!(g.seats()[philipp].hand.len(), held, "nothing handed over for the engine");
+    assert_eq!(g.seats()[peter].hand.len(), 6, "no card paid");
+}
