@@ -329,8 +329,14 @@ fn draw_any(g: &mut Game<'_>) {
 /// order 1) paid her first card and built the first legal station, and bought nothing. Peter
 /// (turn order 2) is to move, Philipp (3) after him.
 fn opened() -> Game<'static> {
-    let mut g = game(start("usa", 3, 1));
-    assert_eq!(g.seats()[g.mover()].name, "Martina");
+    let g = opened_game("usa", 1);
+    assert_eq!(g.seats()[g.mover()].name, "Peter");
+    g
+}
+
+/// A 3-player game of `map` from `seed` after the first turn, as in [`opened`].
+fn opened_game(map: &str, seed: u64) -> Game<'static> {
+    let mut g = game(start(map, 3, seed));
     play(&mut g, "A+B");
     let c = a_card(&g);
     play_step(&mut g, pay(c));
@@ -338,7 +344,6 @@ fn opened() -> Game<'static> {
     play_step(&mut g, Step::Build(first));
     play(&mut g, "done");
     play(&mut g, "done");
-    assert_eq!(g.seats()[g.mover()].name, "Peter");
     g
 }
 
@@ -878,4 +883,174 @@ fn the_black_engine_paid_for_a_players_share_is_discarded() {
     assert_eq!(g.holding(peter, k), 1);
     assert_eq!(g.seats()[philipp].hand.len(), held, "nothing handed over for the engine");
     assert_eq!(g.seats()[peter].hand.len(), 6, "no card paid");
+}
+
+// ---- C) Initiate One Bonus Payment ----
+
+/// A company whose train, with `max_cards` issued shares, pays exactly `payout` on the position.
+fn paying(g: &Game<'_>, max_cards: u32, payout: &dyn Fn(u32) -> bool) -> Option<CompanyId> {
+    companies().find(|&c| g.stations(c) > 0 && best(g, c, max_cards).is_some_and(payout))
+}
+
+/// The rulebook's example (page 8) as a position: Peter (turn order 1), Martina (2) and Philipp
+/// (3); red, here the company `k`, has 5 shares issued, Peter 1, Martina 2, Philipp 2, and its
+/// best route of at most 5 cards pays 4. Martina owns the black engine.
+fn peter_martina_philipp() -> (PositionSetup, CompanyId) {
+    let (mut s, k) = from_random_game(3, &|g| paying(g, 5, &|p| p == 4));
+    set_shares(&mut s, k, &[("Peter", 1), ("Martina", 2), ("Philipp", 2)]);
+    turn_order(&mut s, &[("Peter", 1, false), ("Martina", 2, false), ("Philipp", 3, false)]);
+    s.black_engine = Some("Martina".into());
+    s.black_engine_used = false;
+    (s, k)
+}
+
+/// Plays the payment out, each receiver drawing from the first deck holding a card; returns the
+/// receivers in order.
+fn receivers(g: &mut Game<'_>) -> Vec<String> {
+    let mut out = Vec::new();
+    while matches!(g.phase(), Phase::Paying { .. }) {
+        out.push(g.seats()[g.decider()].name.clone());
+        let d = g.decks().iter().position(|d| !d.cards.is_empty()).expect("a card");
+        let text = format!("draw {} by {}", g.decks()[d].name, g.seats()[g.decider()].name);
+        play(g, &text);
+    }
+    out
+}
+
+/// "Example: Peter, Martina and Philipp play. It is Peter's turn. He chooses to send off a train
+/// of the red company. There is a total of 5 red shares issued ... the entire payment consists of
+/// 4 cards. Peter starts out ... Then Martina ... After that Philipp ... Even though it is Peter's
+/// turn again, he may not take another card since he only owns a single red share. Therefore, the
+/// last card falls to Martina who owns 2 red shares and who precedes Philipp."
+#[test]
+fn the_order_of_payment_peter_martina_philipp() {
+    let (s, k) = peter_martina_philipp();
+    let mut g = game(s);
+    assert_eq!(g.seats()[g.mover()].name, "Peter");
+    assert_eq!(g.issued(k), 5);
+    play(&mut g, "C+D");
+    let name = cat().company_name(k).to_string();
+    assert!(said(&g).contains(&format!("bonus {name} pays 4")), "{:?}", said(&g));
+    // "You have to choose the route that grants the highest possible bonus payment."
+    for wrong in [3, 5] {
+        let e = refused(&g, Step::Bonus { company: k, engine: false, payout: wrong });
+        assert_eq!(e, StepError::Payout { stated: wrong, best: 4 });
+        assert!(e.to_string().contains("the most any route pays, 4"), "{e}");
+    }
+    assert!(matches!(refused(&g, Step::Bonus { company: k, engine: true, payout: 4 }), StepError::NoEngine));
+    let hands: Vec<usize> = g.seats().iter().map(|s| s.hand.len()).collect();
+    play(&mut g, &format!("bonus {name} pays 4"));
+    assert_eq!(receivers(&mut g), ["Peter", "Martina", "Philipp", "Martina"]);
+    let got: Vec<usize> = g.seats().iter().zip(&hands).map(|(s, h)| s.hand.len() - h).collect();
+    assert_eq!(got, [1, 2, 1]);
+    assert_eq!(*g.phase(), Phase::Order, "then D");
+}
+
+/// "In a 4-player game, the player with the turn order number 3 initiates the action while all
+/// players have a stake in the chosen company. Then the order of the payment is as follows: 1) turn
+/// order 3, 2) turn order 4, 3) turn order 1, 4) turn order 2, 5) turn order 3, etc."
+#[test]
+fn the_order_of_payment_starts_with_the_initiator_and_wraps() {
+    let (mut s, k) = from_random_game(4, &|g| paying(g, 8, &|p| p >= 5));
+    set_shares(&mut s, k, &[("Peter", 2), ("Martina", 2), ("Philipp", 2), ("Anna", 2)]);
+    turn_order(&mut s, &[("Peter", 3, false), ("Martina", 4, false), ("Philipp", 1, true), ("Anna", 2, true)]);
+    let mut g = game(s);
+    assert_eq!(g.seats()[g.mover()].name, "Peter");
+    play(&mut g, "C+D");
+    let payout = best(&g, k, 8).expect("a route");
+    play_step(&mut g, Step::Bonus { company: k, engine: false, payout });
+    let by_number = ["Philipp", "Anna", "Peter", "Martina"];
+    let expected: Vec<&str> = [3, 4, 1, 2, 3, 4, 1, 2].iter().take(payout as usize).map(|&n| by_number[n - 1]).collect();
+    assert_eq!(receivers(&mut g), expected);
+}
+
+/// "No shareholder can receive more cards from the bonus payment than he holds shares in the
+/// company. If - due to this - a part of the payment is left over, it falls to the player who
+/// initiated the action." Players without a share receive nothing.
+#[test]
+fn the_payment_left_over_falls_to_the_initiator() {
+    let (mut s, (k, n)) = from_random_game(3, &|g| {
+        (2..=5).find_map(|n| paying(g, n, &|p| p > n).map(|k| (k, n)))
+    });
+    set_shares(&mut s, k, &[("Peter", 1), ("Martina", n as usize - 1)]);
+    turn_order(&mut s, &[("Peter", 1, false), ("Martina", 2, false), ("Philipp", 3, false)]);
+    let mut g = game(s);
+    play(&mut g, "C+D");
+    let payout = best(&g, k, n).expect("a route");
+    play_step(&mut g, Step::Bonus { company: k, engine: false, payout });
+    let mut expected = vec!["Peter".to_string()];
+    expected.extend(std::iter::repeat_n("Martina".to_string(), n as usize - 1));
+    expected.extend(std::iter::repeat_n("Peter".to_string(), (payout - n) as usize));
+    assert_eq!(receivers(&mut g), expected);
+}
+
+/// "You can use the black engine as one company share during a bonus payment. This applies only
+/// to the payment itself. It may neither be used when you select a company nor when the length
+/// of the route is determined ... After you have received your payment, you must discard the
+/// black engine."
+#[test]
+fn the_black_engine_as_a_share_of_the_payment_then_discarded() {
+    let (mut s, k) = peter_martina_philipp();
+    s.black_engine = Some("Peter".into());
+    let mut g = game(s);
+    let peter = g.mover();
+    assert_eq!(g.capital(peter).black_engine, 2);
+    play(&mut g, "C+D");
+    let steps = g.legal(&BestRoute);
+    assert!(steps.contains(&Step::Bonus { company: k, engine: false, payout: 4 }));
+    assert!(steps.contains(&Step::Bonus { company: k, engine: true, payout: 4 }), "the route is no longer");
+    play_step(&mut g, Step::Bonus { company: k, engine: true, payout: 4 });
+    assert_eq!((g.black_engine(), g.engine_used()), (None, true));
+    assert_eq!(receivers(&mut g), ["Peter", "Martina", "Philipp", "Peter"]);
+    assert_eq!(g.capital(peter).black_engine, 0);
+}
+
+/// "You may only select a company: of which you own at least one share, and of which there is at
+/// least one station in the network"; "The route must start at a station and end at a different
+/// station."
+#[test]
+fn a_bonus_only_for_a_company_held_with_a_station_and_a_route() {
+    let (mut s, k) = peter_martina_philipp();
+    let unheld = companies().find(|&c| c != k).expect("another company");
+    set_shares(&mut s, unheld, &[("Martina", 1)]);
+    let g = {
+        let mut g = game(s);
+        play(&mut g, "C+D");
+        g
+    };
+    assert!(matches!(refused(&g, Step::Bonus { company: unheld, engine: false, payout: 1 }), StepError::NoShareHeld(_)));
+    assert!(g.legal(&BestRoute).iter().all(|s| !matches!(s, Step::Bonus { company, .. } if *company == unheld)));
+
+    // A game of Germany after the first station, the only one: no route, and companies
+    // without a station.
+    let g = opened_game("germany", 1);
+    let peter = g.seats()[g.mover()].name.clone();
+    let k = opened_company(&g);
+    let none = companies().find(|&c| g.stations(c) == 0).expect("a company without a station");
+    let mut s = g.to_setup();
+    set_shares(&mut s, k, &[(&peter, 1)]);
+    set_shares(&mut s, none, &[(&peter, 1)]);
+    let mut g = game(s);
+    play(&mut g, "C+D");
+    assert_eq!(said(&g), ["done"]);
+    assert!(matches!(refused(&g, Step::Bonus { company: none, engine: false, payout: 0 }), StepError::NoStation(_)));
+    assert!(matches!(refused(&g, Step::Bonus { company: k, engine: false, payout: 1 }), StepError::NoRoute(_)));
+    play(&mut g, "done");
+    assert_eq!(*g.phase(), Phase::Order, "C may be skipped");
+}
+
+/// Ruling G11: a payment ends early when every deck is empty; the rest is not paid.
+#[test]
+fn a_payment_ends_when_the_decks_are_empty() {
+    let (mut s, k) = peter_martina_philipp();
+    let mut left: Vec<u16> = in_decks(&s);
+    left.truncate(left.len() - 2);
+    for n in left {
+        move_card(&mut s, n, Place::Hand("Philipp"));
+    }
+    let mut g = game(s);
+    play(&mut g, "C+D");
+    play_step(&mut g, Step::Bonus { company: k, engine: false, payout: 4 });
+    assert_eq!(receivers(&mut g), ["Peter", "Martina"]);
+    assert_eq!(*g.phase(), Phase::Order);
 }
