@@ -9,7 +9,6 @@
 //! and change it the same way. Turn order numbers are 1 to 4 as on the cards; seats, decks and
 //! cells are numbered from 0.
 
-use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
 use rand::SeedableRng;
@@ -44,7 +43,8 @@ fn start(map: &str, players: usize, seed: u64) -> PositionSetup {
 
 /// The game of a position, which must be legal.
 fn game(setup: PositionSetup) -> Game<'static> {
-    let position = Position::from_setup(setup, cat()).unwrap_or_else(|e| panic!("an illegal position: {:?}", e.problems));
+    let position =
+        Position::from_setup(setup, cat()).unwrap_or_else(|e| panic!("an illegal position: {:?}", e.problems));
     let g = Game::from_position(&position).expect("a game");
     sound(&g);
     g
@@ -144,11 +144,6 @@ fn hand_size(s: &mut PositionSetup, name: &str, size: usize) {
     }
 }
 
-/// Every share card of a company.
-fn share_cards(c: CompanyId) -> Vec<u16> {
-    cat().cards().filter(|k| k.share.is_some_and(|s| s.company == c)).flat_map(|k| vec![k.number.0; usize::from(k.copies)]).collect()
-}
-
 fn is_share_of(n: u16, c: CompanyId) -> bool {
     card(n).share.is_some_and(|s| s.company == c)
 }
@@ -220,7 +215,12 @@ fn legal_position(s: &PositionSetup) -> bool {
 
 /// Lays on some base cell of `kind` a yellow card satisfying `want`, wherever the position stays
 /// legal (cells in map order, then cards by number); returns the cell.
-fn lay_somewhere(s: &mut PositionSetup, kind: CardKind, want: &dyn Fn(&signalbox_engine::express01::card::Card) -> bool, owner: &str) -> u16 {
+fn lay_somewhere(
+    s: &mut PositionSetup,
+    kind: CardKind,
+    want: &dyn Fn(&signalbox_engine::express01::card::Card) -> bool,
+    owner: &str,
+) -> u16 {
     let (_, map) = cat().map(&s.map).expect("a map");
     let used: Vec<u16> = s.board.iter().map(|p| p.cell).collect();
     for cell in &map.cells {
@@ -410,7 +410,8 @@ fn the_first_turn_is_a_then_b_and_builds_a_station_on_the_east_coast() {
     let e = refused(&g, Step::Build(station_west));
     assert!(e.to_string().contains("first build"), "{e}");
     let route_base = g.map().cells.iter().find(|c| card(c.base.0).kind == CardKind::BaseRoute).expect("a route base");
-    let route = Build { cell: cell(&g, route_base.base.0), card: card(route_base.base.0).upgrades[0], turned: false, depth: 0 };
+    let route =
+        Build { cell: cell(&g, route_base.base.0), card: card(route_base.base.0).upgrades[0], turned: false, depth: 0 };
     assert!(refused(&g, Step::Build(route)).to_string().contains("first build"));
     play_step(&mut g, Step::Build(builds[0]));
     assert_eq!(g.upgraded(), 1);
@@ -448,8 +449,7 @@ fn a_card_paid_goes_face_up_on_top_of_its_deck() {
     assert_eq!(d.top(), Some(CardNumber(c)));
     assert_eq!(d.face_up, up + 1);
     assert_eq!(deck_cards(&g, "route-blue")[..before.len()], before[..], "the rest of the deck as it was");
-    assert!(!hand(&g, peter).contains(&c) || g.seats()[peter].hand.iter().filter(|h| h.0 == c).count() < 2);
-    assert_eq!(g.seats()[peter].hand.len(), 5);
+    assert_eq!(g.seats()[peter].hand.len(), 5, "the card left the hand");
     let missing = CardNumber(999);
     assert_eq!(refused(&g, Step::Pay(Spend::Card(missing))), StepError::NotInHand(missing));
 }
@@ -626,7 +626,7 @@ fn near_the_west(west: WestBonus) -> (Game<'static>, Build, Build) {
         v.dedup();
         v
     };
-    let mut reach = |s: &PositionSetup, east: u16, west_cell: u16| -> Option<(PositionSetup, Build)> {
+    let reach = |s: &PositionSetup, east: u16, west_cell: u16| -> Option<(PositionSetup, Build)> {
         for &y in &yellow_routes {
             if !card(east).upgrades.contains(&CardNumber(y)) {
                 continue;
@@ -940,6 +940,8 @@ fn the_order_of_payment_peter_martina_philipp() {
     assert!(matches!(refused(&g, Step::Bonus { company: k, engine: true, payout: 4 }), StepError::NoEngine));
     let hands: Vec<usize> = g.seats().iter().map(|s| s.hand.len()).collect();
     play(&mut g, &format!("bonus {name} pays 4"));
+    // "the shareholders take one card each from the top of any deck": each their own.
+    assert!(g.parse_step("draw route-red by Martina").is_err(), "Peter takes the first card");
     assert_eq!(receivers(&mut g), ["Peter", "Martina", "Philipp", "Martina"]);
     let got: Vec<usize> = g.seats().iter().zip(&hands).map(|(s, h)| s.hand.len() - h).collect();
     assert_eq!(got, [1, 2, 1]);
@@ -960,7 +962,8 @@ fn the_order_of_payment_starts_with_the_initiator_and_wraps() {
     let payout = best(&g, k, 8).expect("a route");
     play_step(&mut g, Step::Bonus { company: k, engine: false, payout });
     let by_number = ["Philipp", "Anna", "Peter", "Martina"];
-    let expected: Vec<&str> = [3, 4, 1, 2, 3, 4, 1, 2].iter().take(payout as usize).map(|&n| by_number[n - 1]).collect();
+    let expected: Vec<&str> =
+        [3, 4, 1, 2, 3, 4, 1, 2].iter().take(payout as usize).map(|&n| by_number[n - 1]).collect();
     assert_eq!(receivers(&mut g), expected);
 }
 
@@ -969,9 +972,7 @@ fn the_order_of_payment_starts_with_the_initiator_and_wraps() {
 /// initiated the action." Players without a share receive nothing.
 #[test]
 fn the_payment_left_over_falls_to_the_initiator() {
-    let (mut s, (k, n)) = from_random_game(3, &|g| {
-        (2..=5).find_map(|n| paying(g, n, &|p| p > n).map(|k| (k, n)))
-    });
+    let (mut s, (k, n)) = from_random_game(3, &|g| (2..=5).find_map(|n| paying(g, n, &|p| p > n).map(|k| (k, n))));
     set_shares(&mut s, k, &[("Peter", 1), ("Martina", n as usize - 1)]);
     turn_order(&mut s, &[("Peter", 1, false), ("Martina", 2, false), ("Philipp", 3, false)]);
     let mut g = game(s);
@@ -992,10 +993,16 @@ fn the_payment_left_over_falls_to_the_initiator() {
 fn the_black_engine_as_a_share_of_the_payment_then_discarded() {
     let (mut s, k) = peter_martina_philipp();
     s.black_engine = Some("Peter".into());
+    // A company of which Peter holds no share (the check comes before the stations').
+    let unheld = companies().find(|&c| c != k).expect("another company");
+    set_shares(&mut s, unheld, &[("Martina", 1)]);
     let mut g = game(s);
     let peter = g.mover();
     assert_eq!(g.capital(peter).black_engine, 2);
     play(&mut g, "C+D");
+    // "It may neither be used when you select a company": the engine is no share to select by.
+    let e = refused(&g, Step::Bonus { company: unheld, engine: true, payout: best(&g, unheld, 1).unwrap_or(0) });
+    assert!(matches!(e, StepError::NoShareHeld(_)), "{e}");
     let steps = g.legal(&BestRoute);
     assert!(steps.contains(&Step::Bonus { company: k, engine: false, payout: 4 }));
     assert!(steps.contains(&Step::Bonus { company: k, engine: true, payout: 4 }), "the route is no longer");
@@ -1018,7 +1025,10 @@ fn a_bonus_only_for_a_company_held_with_a_station_and_a_route() {
         play(&mut g, "C+D");
         g
     };
-    assert!(matches!(refused(&g, Step::Bonus { company: unheld, engine: false, payout: 1 }), StepError::NoShareHeld(_)));
+    assert!(matches!(
+        refused(&g, Step::Bonus { company: unheld, engine: false, payout: 1 }),
+        StepError::NoShareHeld(_)
+    ));
     assert!(g.legal(&BestRoute).iter().all(|s| !matches!(s, Step::Bonus { company, .. } if *company == unheld)));
 
     // A game of Germany after the first station, the only one: no route, and companies
@@ -1053,4 +1063,383 @@ fn a_payment_ends_when_the_decks_are_empty() {
     play_step(&mut g, Step::Bonus { company: k, engine: false, payout: 4 });
     assert_eq!(receivers(&mut g), ["Peter", "Martina"]);
     assert_eq!(*g.phase(), Phase::Order);
+}
+
+// ---- D) Change the Turn Order, End of Your Turn, End of a Round ----
+
+fn number(g: &Game<'_>, name: &str) -> (u8, bool) {
+    let c = g.turn_cards()[seat(g, name)];
+    (c.number, c.flipped)
+}
+
+/// A quick turn: C+D with no payment and no exchange.
+fn pass(g: &mut Game<'_>) {
+    play(g, "C+D");
+    play(g, "done");
+    play(g, "done");
+}
+
+/// "If you exchange your turn order card for another player's turn order card that shows the
+/// front side (the engine), the new turn order card of that other player must also show the front
+/// side ... Note: If you exchange your turn order card for any turn order card with a higher
+/// number, you may not take another turn the very same round!"
+#[test]
+fn a_swap_for_an_unflipped_higher_card_ends_the_movers_round() {
+    let mut g = opened();
+    assert_eq!(
+        (number(&g, "Martina"), number(&g, "Peter"), number(&g, "Philipp")),
+        ((1, true), (2, false), (3, false))
+    );
+    play(&mut g, "C+D");
+    play(&mut g, "done");
+    assert_eq!(refused(&g, Step::Swap(g.mover())), StepError::SwapWith);
+    let swaps: Vec<String> = said(&g);
+    assert_eq!(swaps, ["swap Martina", "swap Philipp", "done"]);
+    play(&mut g, "swap Philipp");
+    assert_eq!(number(&g, "Peter"), (3, true), "Peter's turn is over, his card (now 3) flipped");
+    assert_eq!(number(&g, "Philipp"), (2, false), "Philipp's new card shows its front");
+    assert_eq!(g.seats()[g.mover()].name, "Philipp");
+    pass(&mut g);
+    assert_eq!(g.round(), 2, "Peter does not move again in round 1");
+    assert_eq!(g.seats()[g.mover()].name, "Martina");
+    assert_eq!((number(&g, "Philipp").0, number(&g, "Peter").0), (2, 3));
+}
+
+/// "If you exchange your turn order card for another player's turn order card that shows its back
+/// ('The train has left'), the new turn order card of that other player must also show its back
+/// (since he already has had his turn during this round)."
+#[test]
+fn a_swap_for_a_flipped_card_leaves_the_other_player_moved() {
+    let mut g = opened();
+    play(&mut g, "C+D");
+    play(&mut g, "done");
+    play(&mut g, "swap Martina");
+    assert_eq!(number(&g, "Peter"), (1, true));
+    assert_eq!(number(&g, "Martina"), (2, true), "Martina's new card shows its back");
+    assert_eq!(g.seats()[g.mover()].name, "Philipp");
+    pass(&mut g);
+    assert_eq!(g.round(), 2, "Martina does not move again");
+    assert_eq!(g.seats()[g.mover()].name, "Peter", "Peter holds 1 in round 2");
+}
+
+/// "Once you have completed your turn, you flip your turn order card over to its back ... Then it
+/// is the player's turn whose turn order card shows the lowest number and who has not taken his
+/// turn yet." D may be skipped with `done`.
+#[test]
+fn turns_follow_the_lowest_front_card() {
+    let mut g = opened();
+    pass(&mut g);
+    assert_eq!(number(&g, "Peter"), (2, true));
+    assert_eq!(g.seats()[g.mover()].name, "Philipp");
+    assert_eq!(g.turn(), 3);
+    pass(&mut g);
+    assert_eq!(g.round(), 2);
+    assert!(g.turn_cards().iter().all(|c| !c.flipped), "every card on its front again");
+    assert_eq!(g.seats()[g.mover()].name, "Martina");
+}
+
+// ---- The black engine ----
+
+/// "Use it as active capital: You can use the black engine when you have to pay for an action. It
+/// has the exact same value as one card in hand ... After you have used the black engine in this
+/// manner, you must discard it"; "If you have not used the black engine during the previous
+/// round, it is worth 2 additional points"; "The black engine may be used by its owner during his
+/// turn."
+#[test]
+fn the_black_engine_pays_once_and_counts_2_while_unused() {
+    let g = opened();
+    let mut s = g.to_setup();
+    s.black_engine = Some("Peter".into());
+    let mut g = game(s.clone());
+    let peter = g.mover();
+    assert_eq!(g.capital(peter).black_engine, 2);
+    play(&mut g, "A+B");
+    assert!(g.legal(&BestRoute).contains(&Step::Pay(Spend::Engine)));
+    play(&mut g, "pay engine");
+    assert_eq!((g.black_engine(), g.engine_used()), (None, true));
+    assert_eq!(*g.phase(), Phase::Expand { budget: Budget::Fresh, west: false }, "worth one card");
+    assert_eq!(g.seats()[peter].hand.len(), 6);
+    assert_eq!(g.capital(peter).black_engine, 0);
+    assert_eq!(refused(&g, Step::Pay(Spend::Engine)), StepError::NoEngine);
+    // Not the mover's: Martina owns it while Peter moves.
+    s.black_engine = Some("Martina".into());
+    let mut g = game(s);
+    play(&mut g, "A+B");
+    assert_eq!(refused(&g, Step::Pay(Spend::Engine)), StepError::NoEngine);
+}
+
+// ---- Government Aid ----
+
+/// The end of round 1 of a 3-player game of Germany (Peter 1, Martina 2, Philipp 3, every card
+/// flipped) with the given hand sizes and the black engine's owner (unused), or none (used).
+fn round_end(hands: [usize; 3], owner: Option<&str>) -> PositionSetup {
+    let mut s = start("germany", 3, 1);
+    turn_order(&mut s, &[("Peter", 1, true), ("Martina", 2, true), ("Philipp", 3, true)]);
+    for (name, n) in ["Peter", "Martina", "Philipp"].into_iter().zip(hands) {
+        hand_size(&mut s, name, n);
+    }
+    s.black_engine = owner.map(String::from);
+    s.black_engine_used = owner.is_none();
+    s
+}
+
+/// "At the beginning of each round, determine the total capital of each player ... The player
+/// with the lowest capital receives the black engine as government aid ... In case two or more
+/// players are equally low on capital, the tie is won by the tied player with the lowest turn order
+/// number." Ruling G5: the owner's unused black engine counts, and the owner keeps it when lowest.
+#[test]
+fn the_government_aid_goes_to_the_lowest_capital() {
+    let cases: [([usize; 3], Option<&str>, &str, &str); 5] = [
+        ([6, 6, 5], Some("Peter"), "Philipp", "the lowest capital"),
+        ([6, 5, 5], Some("Peter"), "Martina", "a tie to the lowest turn order number"),
+        ([3, 6, 6], Some("Peter"), "Peter", "the owner keeps it when lowest"),
+        ([5, 6, 7], Some("Peter"), "Martina", "the owner's unused engine counts 2: 7 against 6"),
+        ([5, 6, 6], None, "Peter", "a discarded engine counts for nobody"),
+    ];
+    for (hands, owner, receiver, why) in cases {
+        let g = game(round_end(hands, owner));
+        assert_eq!(g.round(), 2, "{why}");
+        assert_eq!(g.black_engine(), Some(seat(&g, receiver)), "{why}");
+        assert!(!g.engine_used(), "{why}: unused in the new round");
+        assert_eq!(g.seats()[g.mover()].name, "Peter", "turn order 1 moves first");
+        assert!(g.turn_cards().iter().all(|c| !c.flipped));
+    }
+}
+
+/// "In the first round, the black engine automatically goes to the player with the turn order
+/// card labeled 1 since all players have the same capital."
+#[test]
+fn the_black_engine_starts_with_turn_order_1() {
+    for seed in 0..4 {
+        let g = game(start("usa", 4, seed));
+        let owner = g.black_engine().expect("an owner");
+        assert_eq!(g.turn_cards()[owner].number, 1);
+    }
+}
+
+// ---- End of the Game ----
+
+/// The opened USA game with three decks used up (their cards in Martina's hand, but for one
+/// through-blue card in Philipp's hand), the end not yet reached.
+fn three_decks_empty(length: Length) -> PositionSetup {
+    let mut s = opened().to_setup();
+    s.length = Some(length);
+    for name in ["double-yellow", "double-blue", "through-blue"] {
+        for n in s.decks.as_ref().expect("decks")[name].clone() {
+            move_card(&mut s, n, Place::Hand("Martina"));
+        }
+    }
+    let one =
+        *player(&mut s, "Martina").hand.iter().find(|&&n| deck_name(n) == "through-blue").expect("a blue through");
+    move_card(&mut s, one, Place::Hand("Philipp"));
+    s
+}
+
+/// "The short game ends after the round during which ... 3 decks are used up ... Check at the end
+/// of every action if one of the two end conditions is met. If so, finish the current round in
+/// full." Ruling G4: a deck refilled later does not undo the end.
+#[test]
+fn the_short_game_ends_after_the_round_in_which_3_decks_are_used_up() {
+    let mut g = game(three_decks_empty(Length::Short));
+    assert_eq!(g.empty_decks(), 3);
+    assert!(!g.end_reached(), "not checked before an action ends");
+    play(&mut g, "A+B");
+    let c = a_card(&g);
+    play_step(&mut g, pay(c));
+    assert!(!g.end_reached(), "in the middle of the action");
+    play(&mut g, "done");
+    assert!(g.end_reached(), "checked at the end of A");
+    play(&mut g, "done");
+    assert!(!g.is_over(), "the round is finished in full");
+    assert_eq!(g.seats()[g.mover()].name, "Philipp");
+    // Philipp refills the blue through deck: the end stands.
+    play(&mut g, "A+B");
+    let blue = *hand(&g, g.mover()).iter().find(|&&n| deck_name(n) == "through-blue").expect("a blue through");
+    play_step(&mut g, pay(blue));
+    play(&mut g, "done");
+    assert_eq!(g.empty_decks(), 2);
+    play(&mut g, "done");
+    assert!(g.is_over());
+    assert_eq!(g.round(), 1);
+    assert!(g.legal(&BestRoute).is_empty());
+    assert_eq!(g.check(Step::Pair(Pair::BonusOrder), &BestRoute), Err(StepError::Over));
+}
+
+/// "The long game ends after the round during which ... 4 decks are used up."
+#[test]
+fn the_long_game_needs_4_decks_used_up() {
+    let mut g = game(three_decks_empty(Length::Long));
+    pass(&mut g);
+    assert!(!g.end_reached(), "3 decks are not enough");
+    let mut s = three_decks_empty(Length::Long);
+    for n in s.decks.as_ref().expect("decks")["double-red"].clone() {
+        move_card(&mut s, n, Place::Hand("Martina"));
+    }
+    let mut g = game(s);
+    pass(&mut g);
+    assert!(g.end_reached());
+    pass(&mut g);
+    assert!(g.is_over());
+}
+
+/// "The short game ends after the round during which ... 12 or more base cards are upgraded";
+/// the long game after 24.
+#[test]
+fn the_game_ends_after_12_base_cards_upgraded_or_24_in_the_long_game() {
+    let base_build = |g: &Game<'_>| -> Option<Step> {
+        let mut h = g.clone();
+        h.play(Step::Pair(Pair::ExpandShares), &BestRoute).ok()?;
+        let c = hand(&h, h.mover()).first().copied()?;
+        h.play(pay(c), &BestRoute).ok()?;
+        let b = legal_builds(&h).into_iter().find(|b| h.board()[b.cell].card == h.map().cells[b.cell].base)?;
+        Some(Step::Build(b))
+    };
+    let (s, _) = from_random_game(3, &|g| (g.upgraded() == 11 && g.empty_decks() < 3).then(|| base_build(g)).flatten());
+    for length in [Length::Short, Length::Long] {
+        let mut s = s.clone();
+        s.length = Some(length);
+        let mut g = game(s);
+        let Some(Step::Build(b)) = base_build(&g) else { panic!("a build") };
+        play(&mut g, "A+B");
+        let c = a_card(&g);
+        play_step(&mut g, pay(c));
+        play_step(&mut g, Step::Build(b));
+        assert_eq!(g.upgraded(), 12);
+        if matches!(g.phase(), Phase::Expand { west: true, .. }) {
+            play(&mut g, "done");
+        }
+        play(&mut g, "done");
+        assert_eq!(g.end_reached(), length == Length::Short, "{length:?}");
+    }
+}
+
+// ---- Determine the Winner ----
+
+/// "The player who has accumulated the most capital (the most points) wins. In the case of a tie,
+/// the tied player with the most company shares wins. If there is still a tie, the victory is
+/// shared."
+#[test]
+fn the_winner_by_capital_then_shares_then_shared() {
+    let red = company("red");
+    let over = |hands: [usize; 3], shares: &[(&str, usize)]| -> Vec<String> {
+        let mut s = round_end(hands, None);
+        s.end_reached = true;
+        set_shares(&mut s, red, shares);
+        let g = game(s);
+        assert!(g.is_over());
+        assert_eq!(g.stations(red), 0, "shares worth nothing");
+        g.winners().iter().map(|&p| g.seats()[p].name.clone()).collect()
+    };
+    assert_eq!(over([6, 7, 6], &[("Peter", 1)]), ["Martina"], "the most capital");
+    assert_eq!(over([6, 5, 6], &[("Peter", 1)]), ["Peter"], "then the most shares");
+    assert_eq!(over([6, 5, 6], &[("Peter", 1), ("Philipp", 1)]), ["Peter", "Philipp"], "then shared");
+}
+
+/// A game of Germany for Peter, Martina and Philipp with red and blue stations laid on the board
+/// (each card one station of its company, on a station base), yellow routes on route bases, and
+/// the base cards replaced in front of the named players.
+fn built(stations: &[(&str, &str)], routes: &[&str]) -> PositionSetup {
+    let mut s = start("germany", 3, 1);
+    for &(c, owner) in stations {
+        let k = company(c);
+        let one_station = move |x: &signalbox_engine::express01::card::Card| {
+            x.stations.len() == 1 && x.stations[0].company == Some(k)
+        };
+        lay_somewhere(&mut s, CardKind::BaseStation, &one_station, owner);
+    }
+    for &owner in routes {
+        lay_somewhere(&mut s, CardKind::BaseRoute, &|x| x.kind == CardKind::Route, owner);
+    }
+    s
+}
+
+/// The rulebook's final example: "a) 10 cards in hand = 10 points; b) 2 red shares (x 3 red
+/// stations in network) = 6 points; 3 blue shares (x 2 blue stations in network) = 6 points; 1
+/// yellow share (x 0 yellow stations in network) = 0 points; c) 2 pairs of unequal base cards ...
+/// = 2 points; d) The black engine = 2 points. In total = 26 points."
+#[test]
+fn the_final_capital_example_is_26() {
+    let mut s = built(
+        &[("red", "Peter"), ("red", "Peter"), ("red", "Martina"), ("blue", "Martina"), ("blue", "Martina")],
+        &["Peter", "Peter"],
+    );
+    hand_size(&mut s, "Peter", 10);
+    set_shares(&mut s, company("red"), &[("Peter", 2)]);
+    set_shares(&mut s, company("blue"), &[("Peter", 3)]);
+    set_shares(&mut s, company("yellow"), &[("Peter", 1)]);
+    s.black_engine = Some("Peter".into());
+    let g = game(s);
+    let peter = seat(&g, "Peter");
+    assert_eq!((g.stations(company("red")), g.stations(company("blue")), g.stations(company("yellow"))), (3, 2, 0));
+    let c = g.capital(peter);
+    assert_eq!((c.hand, c.shares, c.pairs, c.black_engine), (10, 12, 2, 2));
+    assert_eq!(c.total(), 26);
+}
+
+/// The government aid example: "a) 5 cards in hand = 5 points; b) 2 red shares (while there are 2
+/// red stations in the network) = 4 points; c) 1 pair of unequal base cards (1 route card + 1
+/// station card) = 1 point (the 2 single route cards give no points); d) The black engine = 2
+/// points. In total = 12 points."
+#[test]
+fn the_government_aid_capital_example_is_12() {
+    let mut s = built(&[("red", "Peter"), ("red", "Martina")], &["Peter", "Peter", "Peter"]);
+    hand_size(&mut s, "Peter", 5);
+    set_shares(&mut s, company("red"), &[("Peter", 2)]);
+    s.black_engine = Some("Peter".into());
+    let g = game(s);
+    let peter = seat(&g, "Peter");
+    assert_eq!(g.seats()[peter].base_cards.len(), 4);
+    let c = g.capital(peter);
+    assert_eq!((c.hand, c.shares, c.pairs, c.black_engine), (5, 4, 1, 2));
+    assert_eq!(c.total(), 12);
+}
+
+// ---- Positions the game refuses ----
+
+fn problems_of(s: &PositionSetup) -> String {
+    let text = serde_json::to_string(s).expect("json");
+    match Position::from_json("bad.json", &text, cat()) {
+        Ok(_) => panic!("a bad position was accepted"),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// Ruling R9: "no card is used more often than it exists"; the message names every place.
+#[test]
+fn a_card_twice_is_refused_with_its_places() {
+    let mut s = start("germany", 3, 1);
+    let n = player(&mut s, "Peter").hand[0];
+    assert_eq!(card(n).copies, 1);
+    put(&mut s, n, Place::Hand("Martina"));
+    let e = problems_of(&s);
+    assert!(e.starts_with("bad.json: not a legal Express 01 position"), "{e}");
+    assert!(
+        e.contains(&format!(
+            "card {n:03} is used 2 times (player Peter, hand, player Martina, hand), but the set has 1"
+        )),
+        "{e}"
+    );
+}
+
+/// "face_up": more face-up cards than the deck holds.
+#[test]
+fn more_face_up_cards_than_the_deck_holds_is_refused() {
+    let mut s = start("usa", 2, 1);
+    let held = s.decks.as_ref().expect("decks")["double-yellow"].len();
+    s.face_up.insert("double-yellow".into(), held + 1);
+    let e = problems_of(&s);
+    assert!(
+        e.contains(&format!("face_up: deck double-yellow holds {held} cards, so {} cannot lie face up", held + 1)),
+        "{e}"
+    );
+}
+
+/// With the decks given, every card of the map must be somewhere.
+#[test]
+fn a_card_missing_is_refused() {
+    let mut s = start("usa", 2, 1);
+    let n = player(&mut s, "Peter").hand[0];
+    take_out(&mut s, n);
+    let e = problems_of(&s);
+    assert!(e.contains(&format!("card {n:03} is missing")), "{e}");
 }
