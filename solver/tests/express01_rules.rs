@@ -14,11 +14,13 @@ use std::sync::LazyLock;
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
-use signalbox_engine::express01::card::{CardKind, CardNumber, CompanyId, Stage};
+use signalbox_engine::express01::card::{Card, CardKind, CardNumber, CompanyId, Stage};
 use signalbox_engine::express01::catalogue::Catalogue;
-use signalbox_engine::express01::game::{Budget, Build, Game, Pair, Phase, Referee, Source, Spend, Step, StepError};
+use signalbox_engine::express01::game::{
+    Budget, Build, Deck, Game, Pair, Phase, Referee, Source, Spend, Step, StepError,
+};
 use signalbox_engine::express01::position::{
-    OptionsSetup, PlacementSetup, Position, PositionSetup, SameCellTwice, WestBonus,
+    OptionsSetup, PlacementSetup, PlayerSetup, Position, PositionSetup, SameCellTwice, WestBonus,
 };
 use signalbox_engine::express01::round::Length;
 use signalbox_engine::express01::route::RouteTask;
@@ -63,7 +65,7 @@ fn company(name: &str) -> CompanyId {
     cat().company(name).expect("a company")
 }
 
-fn card(n: u16) -> &'static signalbox_engine::express01::card::Card {
+fn card(n: u16) -> &'static Card {
     cat().card(CardNumber(n)).expect("a card")
 }
 
@@ -112,7 +114,7 @@ fn take_out(s: &mut PositionSetup, n: u16) {
     panic!("card {n} is nowhere");
 }
 
-fn player<'s>(s: &'s mut PositionSetup, name: &str) -> &'s mut signalbox_engine::express01::position::PlayerSetup {
+fn player<'s>(s: &'s mut PositionSetup, name: &str) -> &'s mut PlayerSetup {
     s.players.iter_mut().find(|p| p.name == name).expect("a player")
 }
 
@@ -215,12 +217,7 @@ fn legal_position(s: &PositionSetup) -> bool {
 
 /// Lays on some base cell of `kind` a yellow card satisfying `want`, wherever the position stays
 /// legal (cells in map order, then cards by number); returns the cell.
-fn lay_somewhere(
-    s: &mut PositionSetup,
-    kind: CardKind,
-    want: &dyn Fn(&signalbox_engine::express01::card::Card) -> bool,
-    owner: &str,
-) -> u16 {
+fn lay_somewhere(s: &mut PositionSetup, kind: CardKind, want: &dyn Fn(&Card) -> bool, owner: &str) -> u16 {
     let (_, map) = cat().map(&s.map).expect("a map");
     let used: Vec<u16> = s.board.iter().map(|p| p.cell).collect();
     for cell in &map.cells {
@@ -303,7 +300,7 @@ fn a_card(g: &Game<'_>) -> u16 {
     hand(g, g.mover())[0]
 }
 
-fn deck<'g>(g: &'g Game<'_>, name: &str) -> &'g signalbox_engine::express01::game::Deck {
+fn deck<'g>(g: &'g Game<'_>, name: &str) -> &'g Deck {
     g.decks().iter().find(|d| d.name == name).expect("a deck")
 }
 
@@ -1170,11 +1167,11 @@ fn the_black_engine_pays_once_and_counts_2_while_unused() {
 
 // ---- Government Aid ----
 
-/// The end of round 1 of a 3-player game of Germany (Peter 1, Martina 2, Philipp 3, every card
-/// flipped) with the given hand sizes and the black engine's owner (unused), or none (used).
+/// The end of round 1 of a 3-player game of Germany (turn order Martina 1, Philipp 2, Peter 3,
+/// unlike the seats; every card flipped) with the given hand sizes and the black engine's owner (unused), or none (used).
 fn round_end(hands: [usize; 3], owner: Option<&str>) -> PositionSetup {
     let mut s = start("germany", 3, 1);
-    turn_order(&mut s, &[("Peter", 1, true), ("Martina", 2, true), ("Philipp", 3, true)]);
+    turn_order(&mut s, &[("Peter", 3, true), ("Martina", 1, true), ("Philipp", 2, true)]);
     for (name, n) in ["Peter", "Martina", "Philipp"].into_iter().zip(hands) {
         hand_size(&mut s, name, n);
     }
@@ -1189,11 +1186,17 @@ fn round_end(hands: [usize; 3], owner: Option<&str>) -> PositionSetup {
 /// number." Ruling G5: the owner's unused black engine counts, and the owner keeps it when lowest.
 #[test]
 fn the_government_aid_goes_to_the_lowest_capital() {
+    // Hands of Peter, Martina, Philipp; the owner; who receives the aid.
     let cases: [([usize; 3], Option<&str>, &str, &str); 5] = [
-        ([6, 6, 5], Some("Peter"), "Philipp", "the lowest capital"),
-        ([6, 5, 5], Some("Peter"), "Martina", "a tie to the lowest turn order number"),
-        ([3, 6, 6], Some("Peter"), "Peter", "the owner keeps it when lowest"),
-        ([5, 6, 7], Some("Peter"), "Martina", "the owner's unused engine counts 2: 7 against 6"),
+        ([6, 6, 5], Some("Martina"), "Philipp", "the lowest capital"),
+        (
+            [5, 6, 5],
+            Some("Martina"),
+            "Philipp",
+            "a tie to the lowest turn order number (2 before 3), not the first seat",
+        ),
+        ([6, 3, 6], Some("Martina"), "Martina", "the owner keeps it when lowest (3 + 2)"),
+        ([5, 6, 6], Some("Peter"), "Martina", "the owner's unused engine counts 2: 7 against 6"),
         ([5, 6, 6], None, "Peter", "a discarded engine counts for nobody"),
     ];
     for (hands, owner, receiver, why) in cases {
@@ -1201,7 +1204,7 @@ fn the_government_aid_goes_to_the_lowest_capital() {
         assert_eq!(g.round(), 2, "{why}");
         assert_eq!(g.black_engine(), Some(seat(&g, receiver)), "{why}");
         assert!(!g.engine_used(), "{why}: unused in the new round");
-        assert_eq!(g.seats()[g.mover()].name, "Peter", "turn order 1 moves first");
+        assert_eq!(g.seats()[g.mover()].name, "Martina", "turn order 1 moves first");
         assert!(g.turn_cards().iter().all(|c| !c.flipped));
     }
 }
@@ -1342,9 +1345,7 @@ fn built(stations: &[(&str, &str)], routes: &[&str]) -> PositionSetup {
     let mut s = start("germany", 3, 1);
     for &(c, owner) in stations {
         let k = company(c);
-        let one_station = move |x: &signalbox_engine::express01::card::Card| {
-            x.stations.len() == 1 && x.stations[0].company == Some(k)
-        };
+        let one_station = move |x: &Card| x.stations.len() == 1 && x.stations[0].company == Some(k);
         lay_somewhere(&mut s, CardKind::BaseStation, &one_station, owner);
     }
     for &owner in routes {
