@@ -522,6 +522,39 @@ fn the_upgrade_card_is_taken_from_any_depth_and_the_deck_keeps_its_order() {
     assert_eq!(g.board()[b.cell].card, b.card);
 }
 
+/// "the new card's number must be listed in the lower right corner of the card that you want to
+/// replace"; "If you upgrade a base card, the new (yellow) card must continue at least one track of
+/// an adjacent card"; the USA game uses no terminal stations ("Remove ... the 18 terminal
+/// stations").
+#[test]
+fn an_upgrade_is_listed_and_continues_a_track() {
+    let mut g = opened();
+    play(&mut g, "A+B");
+    let c = a_card(&g);
+    play_step(&mut g, pay(c));
+    let builds = legal_builds(&g);
+    let near: Vec<usize> = builds.iter().map(|b| b.cell).collect();
+    // A route base far from the network, with a listed yellow card in its deck.
+    let far = (0..g.map().cells.len())
+        .find(|&i| {
+            let base = g.map().cells[i].base;
+            card(base.0).kind == CardKind::BaseRoute && !near.contains(&i) && g.board()[i].card == base
+        })
+        .expect("a route base far from the network");
+    let base = g.map().cells[far].base;
+    let yellow = card(base.0).upgrades[0];
+    let depth = deck(&g, &deck_name(yellow.0)).cards.iter().rev().position(|&n| n == yellow).expect("in its deck");
+    for turned in [false, true] {
+        let e = refused(&g, Step::Build(Build { cell: far, card: yellow, turned, depth }));
+        assert!(e.to_string().contains("continues no track of an adjacent card"), "{e}");
+    }
+    let unlisted = (101..=108).map(CardNumber).find(|n| !card(base.0).upgrades.contains(n)).expect("an unlisted card");
+    let e = refused(&g, Step::Build(Build { cell: far, card: unlisted, turned: false, depth: 0 }));
+    assert!(e.to_string().contains(&format!("card {unlisted} is not listed on card {base}")), "{e}");
+    let terminal = Build { cell: far, card: CardNumber(401), turned: false, depth: 0 };
+    assert!(refused(&g, Step::Build(terminal)).to_string().contains("is not an upgrade card of this map"));
+}
+
 /// "If you replace a base card, place it face down in front of you. If you replace a colored
 /// upgrade card, return it face up to the top of its deck."
 #[test]
