@@ -1,6 +1,7 @@
 //! `signalbox express01 ...`: Express 01 commands.
 
 mod new;
+mod play;
 mod replay;
 mod route;
 
@@ -61,6 +62,16 @@ enum Command {
     ///   signalbox express01 new --players 4 --map usa --names Ann,Bo,Cy,Di --out start.json
     #[command(verbatim_doc_comment)]
     New(new::NewArgs),
+    /// Hot-seat play of a whole game in the terminal: the board drawn when a turn starts, the
+    /// hand of the player who chooses shown (only theirs), the legal steps offered as menus
+    /// (grouped by kind when long) or typed in the readable form. Input is read line by line
+    /// from standard input; `help` shows the notation, `board` redraws, `quit` stops.
+    ///
+    /// Examples:
+    ///   signalbox express01 play --players 2 --names Ann,Bo --record game.json
+    ///   signalbox express01 play start.json --record game.json --force
+    #[command(verbatim_doc_comment)]
+    Play(play::PlayArgs),
 }
 
 /// Where the components and the position come from.
@@ -109,6 +120,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Command::Check(a) => check(&a),
         Command::Replay(a) => replay::run(a),
         Command::New(a) => new::run(a),
+        Command::Play(a) => play::run(a),
     }
 }
 
