@@ -30,7 +30,11 @@ fn play(args: &[&str], script: &str) -> (Option<i32>, String, String) {
     let _ = stdin.write_all(script.as_bytes());
     drop(stdin);
     let out = child.wait_with_output().expect("the binary ends");
-    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 /// The game `play --players 2 --seed SEED` starts (default names).
@@ -74,13 +78,23 @@ fn the_record_replays_and_holds_the_finished_turns() {
     let card = game.seats()[game.mover()].hand[0];
     let position = temp_path("express01-play", "start.json");
     let (code, _, err) = support::run(&[
-        "express01", "new", "--players", "2", "--seed", "4", "--out", position.to_str().expect("path"), "--force",
+        "express01",
+        "new",
+        "--players",
+        "2",
+        "--seed",
+        "4",
+        "--out",
+        position.to_str().expect("path"),
+        "--force",
     ]);
     assert_eq!(code, Some(0), "{err}");
     // A turn by typed steps and grouped menus (build, the first cell, its first build), then the
     // next player's turn begun, and the input ends.
     let script = format!("A+B\npay {card}\nbuild\n1\n1\ndone\ndone\nA+B\n");
-    for (tag, start_args) in [("seed", vec!["--players", "2", "--seed", "4"]), ("position", vec![position.to_str().expect("path")])] {
+    for (tag, start_args) in
+        [("seed", vec!["--players", "2", "--seed", "4"]), ("position", vec![position.to_str().expect("path")])]
+    {
         let record = temp_path("express01-play", &format!("{tag}.json"));
         let path = record.to_str().expect("path");
         let mut args = start_args.clone();

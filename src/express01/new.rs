@@ -50,6 +50,7 @@ impl StartArgs {
     }
 }
 
+/// Arguments of `express01 new`.
 #[derive(clap::Args, Debug)]
 pub struct NewArgs {
     #[command(flatten)]

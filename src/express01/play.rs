@@ -57,7 +57,7 @@ Type the number of a menu entry, or a step in the readable form:
   done                               end the action (or decline)
 Commands: board (draw the table again), a kind of step such as build (open its group),
   back (up one menu), help or ?, quit.
-Cells are named by their base card; depth 0 is the top of a deck; seats are numbered from 0.";
+Cells are named by their base card; depth 0 is the top of a deck.";
 
 /// The kind of a step, as the grouped menu names it.
 fn kind(step: &Step) -> &'static str {
@@ -76,7 +76,10 @@ fn kind(step: &Step) -> &'static str {
 
 /// The kind of step named `name` (one of [`kind`]'s names), or `done`.
 fn kind_named(name: &str) -> &'static str {
-    ["action pair", "pay", "build", "buy", "take", "bonus", "draw", "swap"].into_iter().find(|k| *k == name).unwrap_or("done")
+    ["action pair", "pay", "build", "buy", "take", "bonus", "draw", "swap"]
+        .into_iter()
+        .find(|k| *k == name)
+        .unwrap_or("done")
 }
 
 /// Where the player is in the grouped menu.
@@ -203,7 +206,11 @@ pub fn run(a: PlayArgs) -> anyhow::Result<()> {
     let mut finished = recorder.finish(&game);
     let referee = BestRoute;
 
-    say!("Express 01 on {} ({}), {label}: hot-seat play; type help for the notation", game.map().name, catalogue.label());
+    say!(
+        "Express 01 on {} ({}), {label}: hot-seat play; type help for the notation",
+        game.map().name,
+        catalogue.label()
+    );
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     let mut level = Level::Top;
@@ -216,12 +223,7 @@ pub fn run(a: PlayArgs) -> anyhow::Result<()> {
         let menu = entries(&game, steps, level);
         if show_table {
             say!();
-            say!(
-                "Round {}, turn {}: {} to move",
-                game.round(),
-                game.turn(),
-                game.seats()[game.mover()].name
-            );
+            say!("Round {}, turn {}: {} to move", game.round(), game.turn(), game.seats()[game.mover()].name);
             say!("{}", text::table(&game));
             show_table = false;
         }
@@ -342,7 +344,12 @@ pub fn run(a: PlayArgs) -> anyhow::Result<()> {
     }
     if let Some(path) = &a.record {
         save(path, &finished)?;
-        say!("Record: {} ({} turns{})", path.display(), finished.turns.len(), if game.is_over() { ", with the result" } else { "" });
+        say!(
+            "Record: {} ({} turns{})",
+            path.display(),
+            finished.turns.len(),
+            if game.is_over() { ", with the result" } else { "" }
+        );
     }
     Ok(())
 }

@@ -148,9 +148,8 @@ pub fn players(game: &Game<'_>) -> String {
                 shares.push(format!("{held} {name} (worth {} each)", game.stations(company)));
             }
         }
-        let kind = |k: CardKind| {
-            seat.base_cards.iter().filter(|&&n| catalogue.card(n).is_some_and(|c| c.kind == k)).count()
-        };
+        let kind =
+            |k: CardKind| seat.base_cards.iter().filter(|&&n| catalogue.card(n).is_some_and(|c| c.kind == k)).count();
         let engine = match game.black_engine() {
             Some(e) if e == p && game.engine_used() => " · black engine (used this round)",
             Some(e) if e == p => " · black engine",
