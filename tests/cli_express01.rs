@@ -423,6 +423,7 @@ const BAD_INPUT: &[Case] = &[
     case(Fixture("record-truncated.json"), &["replay", "{}"], 2, &["record-truncated.json:34:12:", "EOF while parsing"]),
     case(Fixture("record-wrong-player.json"), &["replay", "{}"], 2, &["turns[1]: labelled round 1, turn 2, Clara", "Anna to move"]),
     case(Fixture("game-card-twice.json"), &["check", "{}"], 2, &["card 226 is used 2 times (player Anna, hand, deck route-blue), but the set has 1"]),
+    case(Fixture("game-card-twice.json"), &["play", "{}"], 2, &["card 226 is used 2 times"]),
     case(Fixture("game-face-up.json"), &["check", "{}"], 2, &["face_up: deck central-blue holds 1, so 3 cards cannot lie face up"]),
     // The command line against the embedded sample.
     case(Sample, &["route", "--company", "purple"], 2, &["<embedded sample position>", "unknown company `purple`", "red, blue, green, yellow"]),

@@ -1,6 +1,7 @@
 //! `signalbox express01 ...`: Express 01 commands.
 
 mod new;
+mod play;
 mod record;
 mod replay;
 mod route;
@@ -84,6 +85,16 @@ enum Command {
     ///   signalbox express01 selfplay --players 4 --map usa --long --policy greedy --record game.json
     #[command(verbatim_doc_comment)]
     Selfplay(selfplay::SelfplayArgs),
+    /// Hot-seat play of a whole game in the terminal: the board drawn when a turn starts, the
+    /// hand of the player who chooses shown (only theirs), the legal steps offered as menus
+    /// (grouped by kind when long) or typed in the readable form. Input is read line by line
+    /// from standard input; `help` shows the notation, `board` redraws, `quit` stops.
+    ///
+    /// Examples:
+    ///   signalbox express01 play --players 2 --names Ann,Bo --record game.json
+    ///   signalbox express01 play start.json --record game.json --force
+    #[command(verbatim_doc_comment)]
+    Play(play::PlayArgs),
 }
 
 /// Where the components and the position come from.
@@ -134,6 +145,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Command::Replay(a) => replay::run(a),
         Command::New(a) => new::run(a),
         Command::Selfplay(a) => selfplay::run(a),
+        Command::Play(a) => play::run(a),
     }
 }
 
