@@ -1456,7 +1456,7 @@ fn more_face_up_cards_than_the_deck_holds_is_refused() {
     s.face_up.insert("double-yellow".into(), held + 1);
     let e = problems_of(&s);
     assert!(
-        e.contains(&format!("face_up: deck double-yellow holds {held} cards, so {} cannot lie face up", held + 1)),
+        e.contains(&format!("face_up: deck double-yellow holds {held}, so {} cards cannot lie face up", held + 1)),
         "{e}"
     );
 }
