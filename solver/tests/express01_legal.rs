@@ -1,8 +1,9 @@
 //! Express 01's legal steps against the naive reference (`naive_game::naive_legal`): on
 //! positions of self-played games (both maps, 2 to 4 players, the random and the greedy policy,
 //! every part of a turn), the games reached by the steps of `Game::legal` are exactly the games
-//! reached by every step `Game::check` accepts; each listed step passes `check` and leads to a game
-//! of its own; and a step `check` refuses leaves the game unchanged when played.
+//! reached by every step `Game::check` accepts (among them builds of a card with a face-up copy
+//! just above a face-down one); each listed step passes `check` and leads to a game of its own;
+//! and a step `check` refuses leaves the game unchanged when played.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -11,7 +12,7 @@ use signalbox_engine::express01::game::{Game, Step};
 use signalbox_engine::express01::record::StartSetup;
 use signalbox_engine::express01::round::Length;
 use signalbox_solver::express01::naive_game::{
-    StateKey, every_step, naive_legal, outcome, phase_kind, selfplay_positions, state_key,
+    StateKey, every_step, naive_legal, outcome, phase_kind, selfplay_positions, state_key, straddles,
 };
 use signalbox_solver::express01::selfplay::{BestRoute, Policy};
 
@@ -56,9 +57,13 @@ fn legal_steps_reach_the_games_every_checked_step_reaches() {
     let referee = BestRoute;
     let all = positions(&catalogue);
     let mut kinds: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut straddled: BTreeMap<&str, usize> = BTreeMap::new();
     for (label, game) in &all {
         let kind = phase_kind(game);
         *kinds.entry(kind).or_default() += 1;
+        if straddles(game) {
+            *straddled.entry(kind).or_default() += 1;
+        }
         let at = format!("{label}, round {}, turn {}, {kind} ({})", game.round(), game.turn(), game.expecting());
         assert!(game.problems().is_empty(), "{at}: {:?}", game.problems());
         let legal = game.legal(&referee);
@@ -95,6 +100,8 @@ fn legal_steps_reach_the_games_every_checked_step_reaches() {
     ] {
         assert!(kinds.contains_key(kind), "no position in part {kind}; met {kinds:?}");
     }
+    // And a build where one copy per run of equal cards must stop at the face-up boundary.
+    assert!(straddled.keys().any(|k| k.starts_with("expand")), "no build across a face-up boundary: {straddled:?}");
 }
 
 #[test]

@@ -169,10 +169,28 @@ pub fn phase_kind(game: &Game<'_>) -> &'static str {
     }
 }
 
+/// Whether a card may be taken now from the face-down side of its deck's face-up boundary, the
+/// card just above being a face-up copy of it: taking either copy leaves the same cards but not
+/// the same face-up count, the case where listing one copy per run of equal cards must stop at
+/// the boundary. Asked of [`Game::check`] for every build and take at such a depth.
+pub fn straddles(game: &Game<'_>) -> bool {
+    let referee = super::selfplay::BestRoute;
+    game.decks().iter().any(|d| {
+        let k = d.face_up;
+        let Some(card) = d.at(k).filter(|&c| k > 0 && d.at(k - 1) == Some(c)) else { return false };
+        let take = Step::Take(Source::Deck { card, depth: k });
+        let build = |cell, turned| Step::Build(Build { cell, card, turned, depth: k });
+        game.check(take, &referee).is_ok()
+            || (0..game.board().len())
+                .any(|cell| [false, true].into_iter().any(|t| game.check(build(cell, t), &referee).is_ok()))
+    })
+}
+
 /// Positions of one self-played game (the new game `start`, the policy seeded as
-/// [`super::selfplay::selfplay`] seeds it): for each part of the turn ([`phase_kind`]) up to
-/// `per_kind` of the games met before a step, evenly spaced through the game, then the game at its
-/// end; in the order played. `None` if `start` is not a game.
+/// [`super::selfplay::selfplay`] seeds it): for each part of the turn ([`phase_kind`]), with and
+/// without a deck that [`straddles`], up to `per_kind` of the games met before a step, evenly
+/// spaced through the game, then the game at its end; in the order played. `None` if `start` is
+/// not a game.
 pub fn selfplay_positions<'c>(
     catalogue: &'c Catalogue,
     start: &StartSetup,
@@ -193,9 +211,10 @@ pub fn selfplay_positions<'c>(
         all.push(g.clone());
         g.play_unchecked(s);
     }
-    let seen: Vec<(usize, &'static str)> = all.iter().enumerate().map(|(i, g)| (i, phase_kind(g))).collect();
+    let seen: Vec<(usize, (&'static str, bool))> =
+        all.iter().enumerate().map(|(i, g)| (i, (phase_kind(g), straddles(g)))).collect();
     let mut keep = vec![false; all.len()];
-    let mut kinds: Vec<&'static str> = seen.iter().map(|&(_, k)| k).collect();
+    let mut kinds: Vec<(&'static str, bool)> = seen.iter().map(|&(_, k)| k).collect();
     kinds.sort_unstable();
     kinds.dedup();
     for kind in kinds {
