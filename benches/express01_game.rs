@@ -9,7 +9,8 @@
 //!   timed iteration's final states are compared with these outside the timed region.
 //! - `express01_legal/{legal,naive}/<map>`: the legal steps of every position of a fixed sample
 //!   (`naive_game::selfplay_positions`: the 3-player random game of seed 1, up to
-//!   [`PER_KIND`] positions for each part of a turn), `Game::legal` against
+//!   [`PER_KIND`] positions for each part of a turn, with and without a card that may be built or
+//!   taken from just under a deck's face-up boundary), `Game::legal` against
 //!   `naive_game::naive_legal`, per iteration all positions. Before timing both must reach the
 //!   same set of games at every position.
 //!
@@ -62,6 +63,13 @@ fn write_answer(group: &str, function: &str, parameter: &str, answer: &Value) {
     let _ = std::fs::write(dir.join("answer.json"), format!("{answer:#}\n"));
 }
 
+/// The load average (1, 5, 15 min) as `/proc/loadavg` gives it, empty where it does not.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_default()
+}
+
 fn start(map: &str, seed: u64) -> StartSetup {
     StartSetup {
         map: map.into(),
@@ -108,6 +116,7 @@ fn probe_games(catalogue: &Catalogue, map: &str) -> (Vec<String>, Value) {
         "steps": steps,
         "turns": turns,
         "rounds": rounds,
+        "load_average": load_average(),
     });
     (ends, answer)
 }
