@@ -22,7 +22,7 @@ mod criterion_dir;
 use criterion_dir::criterion_dir;
 
 /// The commands that regenerate the report, as the report states them.
-const COMMANDS: &str = "cargo bench --bench express01_route\ncargo bench --bench coe_solve\ncargo bench --bench cube_express_plan\ncargo bench --bench railways_link\ncargo bench --bench railways_roll\ncargo bench --bench coe_analyse\ncargo bench --bench cube_express_analyse\ncargo bench --bench railways_analyse\ncargo run --release --example performance_report";
+const COMMANDS: &str = "cargo bench --bench express01_route\ncargo bench --bench express01_game\ncargo bench --bench coe_solve\ncargo bench --bench cube_express_plan\ncargo bench --bench railways_link\ncargo bench --bench railways_roll\ncargo bench --bench coe_analyse\ncargo bench --bench cube_express_analyse\ncargo bench --bench railways_analyse\ncargo run --release --example performance_report";
 
 /// The targets of the issue.
 const GERMANY_TARGET_NS: f64 = 1e6;
@@ -623,6 +623,7 @@ fn main() {
          where the stations fall), so a single row is an example, not an average."
     );
 
+    express01_game_section(w, &dir);
     coe_section(w, &dir);
     cube_express_section(w, &dir);
     railways_section(w, &dir);
@@ -638,6 +639,88 @@ fn main() {
             eprintln!("could not write {}: {e}", out_path.display());
             std::process::exit(1);
         }
+    }
+}
+
+/// The Express 01 whole-game section, from the `express01_game` benchmark (`benches/express01_game.rs`).
+fn express01_game_section(w: &mut String, dir: &Path) {
+    let selfplay = load_functions(dir, "express01_selfplay", &["random"]);
+    let legal = load_functions(dir, "express01_legal", &["legal", "naive"]);
+    let _ = writeln!(w, "\n## Express 01 game\n");
+    if selfplay.is_empty() && legal.is_empty() {
+        let _ = writeln!(w, "No results: run `cargo bench --bench express01_game` first.");
+        return;
+    }
+    let _ = writeln!(
+        w,
+        "From `benches/express01_game.rs`, on one thread (the route search's rayon pool has one): whole short \
+         3-player games self-played with the random policy (seeds 1 to 5 per run; before timing each must end by \
+         the rules, be sound and replay from its record with every rule checked to the same end, and every timed \
+         run must end the same games), and the legal steps of a fixed sample of positions of the seed-1 game (up \
+         to 3 positions of each part of a turn, and as many again where a card may be built or taken from \
+         just under a deck's face-up boundary), `Game::legal` against the naive reference \
+         `naive_game::naive_legal` (every step written out, checked, told apart by the game it leads to) in the \
+         same run; before timing both must reach the same games at every position. Criterion's median.\n"
+    );
+    let empty = BTreeMap::new();
+    let _ = writeln!(w, "### Self-play speed\n");
+    let _ =
+        writeln!(w, "| map | games a run | steps in all | rounds in all | time a game | games per second (one core) |");
+    let _ = writeln!(w, "|---|---:|---:|---:|---:|---:|");
+    let mut slowest: Option<f64> = None;
+    for (map, c) in selfplay.get("random").unwrap_or(&empty) {
+        let games = c.u64("games").unwrap_or(0).max(1) as f64;
+        let (per_game, rate) = match c.time {
+            Some(t) => {
+                let rate = games * 1e9 / t.median;
+                slowest = Some(slowest.map_or(rate, |s: f64| s.min(rate)));
+                (fmt_time(t.median / games), format!("{rate:.0}"))
+            }
+            None => ("–".into(), "–".into()),
+        };
+        let _ = writeln!(
+            w,
+            "| {map} | {games} | {} | {} | {per_game} | {rate} |",
+            c.u64("steps").unwrap_or(0),
+            c.u64("rounds").unwrap_or(0)
+        );
+    }
+    if let Some(rate) = slowest {
+        let verdict = if rate >= 100.0 { "met" } else { "missed" };
+        let _ = writeln!(
+            w,
+            "\n**Target: at least 100 short 3-player games a second on one core (random policy): {verdict}** \
+             (the slower map: {rate:.0} a second)."
+        );
+    }
+    let loads: Vec<String> = selfplay
+        .get("random")
+        .unwrap_or(&empty)
+        .iter()
+        .filter_map(|(map, c)| c.answer.get("load_average").and_then(Value::as_str).map(|l| format!("{l} ({map})")))
+        .collect();
+    if !loads.is_empty() {
+        let _ = writeln!(
+            w,
+            "\nThe machine's two cores are shared with other work: load average (1, 5, 15 min) before each map's \
+             games {}. Above 2, the one thread measured shared its core, and the rates are lower than on an idle \
+             machine.",
+            loads.join(", ")
+        );
+    }
+    let _ = writeln!(w, "\n### Legal steps: the engine against the naive reference\n");
+    let _ = writeln!(w, "| map | positions | legal steps a position | `legal` a position | naive a position | ratio |");
+    let _ = writeln!(w, "|---|---:|---:|---:|---:|---:|");
+    for (map, c) in legal.get("legal").unwrap_or(&empty) {
+        let positions = c.u64("positions").unwrap_or(0).max(1) as f64;
+        let steps = c.u64("legal_steps").unwrap_or(0) as f64 / positions;
+        let naive = legal.get("naive").and_then(|m| m.get(map)).and_then(|n| n.time);
+        let each = |t: Option<Time>| t.map_or_else(|| "–".into(), |t| fmt_time(t.median / positions));
+        let ratio = match (c.time, naive) {
+            (Some(f), Some(s)) => fmt_ratio(s.median / f.median),
+            _ => "–".into(),
+        };
+        let _ = writeln!(w, "| {map} | {positions} | {steps:.1} | {} | {} | {ratio} |", each(c.time), each(naive));
     }
 }
 

@@ -4,12 +4,16 @@
 //! - [`route`]: the exact route search (branch and bound, rayon across start stations).
 //! - [`naive`]: a deliberately naive enumerator of every walk, the reference the search is
 //!   tested and benchmarked against.
+//! - [`naive_game`]: the legal steps of a whole game by brute force, the reference
+//!   `Game::legal` is tested and benchmarked against.
+//! - [`selfplay`]: whole games played by a built-in policy.
 //! - [`instances`]: random boards for tests and benchmarks: house-set boards and synthetic
 //!   track networks.
 
 pub mod hops;
 pub mod instances;
 pub mod naive;
+pub mod naive_game;
 pub mod route;
 pub mod selfplay;
 pub mod station_set;
