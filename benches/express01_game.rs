@@ -71,13 +71,7 @@ fn load_average() -> String {
 }
 
 fn start(map: &str, seed: u64) -> StartSetup {
-    StartSetup {
-        map: map.into(),
-        seed,
-        players: ["Ada", "Bo", "Cy"].map(String::from).to_vec(),
-        length: Length::Short,
-        options: None,
-    }
+    StartSetup::new(map, seed, ["Ada", "Bo", "Cy"].map(String::from).to_vec(), Length::Short)
 }
 
 /// The final position of each game of one iteration, as JSON.

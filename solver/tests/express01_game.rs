@@ -12,14 +12,7 @@ use signalbox_solver::express01::selfplay::{BestRoute, Ending, MAX_ROUNDS, Polic
 const NAMES: [&str; 4] = ["Ada", "Bo", "Cy", "Di"];
 
 fn start(map: &str, players: usize, length: Length, seed: u64) -> StartSetup {
-    StartSetup {
-        map: map.into(),
-        seed,
-        players: NAMES[..players].iter().map(|s| s.to_string()).collect(),
-        length,
-        options: None,
-        shown: None,
-    }
+    StartSetup::new(map, seed, NAMES[..players].iter().map(|s| s.to_string()).collect(), length)
 }
 
 /// "The first player to receive a card is always the player who initiated the payment. After

@@ -26,13 +26,8 @@ fn positions(catalogue: &Catalogue) -> Vec<(String, Game<'_>)> {
         for players in 2..=4usize {
             for (policy, seed) in [(Policy::Random, 1u64), (Policy::Greedy, 2)] {
                 let seed = seed + 10 * players as u64;
-                let start = StartSetup {
-                    map: map.into(),
-                    seed,
-                    players: (0..players).map(|p| format!("P{p}")).collect(),
-                    length: Length::Short,
-                    options: None,
-                };
+                let names = (0..players).map(|p| format!("P{p}")).collect();
+                let start = StartSetup::new(map, seed, names, Length::Short);
                 let label = format!("{map}, {players} players, {}, seed {seed}", policy.name());
                 let games = selfplay_positions(catalogue, &start, policy, PER_KIND).expect("a new game");
                 out.extend(games.into_iter().map(|g| (label.clone(), g)));

@@ -64,6 +64,11 @@ pub struct StartSetup {
 }
 
 impl StartSetup {
+    /// A new game with the default options and the cards shown by ruling G2.
+    pub fn new(map: &str, seed: u64, players: Vec<String>, length: Length) -> StartSetup {
+        StartSetup { map: map.to_string(), seed, players, length, options: None, shown: None }
+    }
+
     /// The start position of this new game.
     pub fn position(&self, catalogue: &Catalogue) -> Result<PositionSetup, SetupError> {
         let mut setup = new_game_shown(catalogue, &self.map, &self.players, self.seed, self.shown.as_deref())?;
