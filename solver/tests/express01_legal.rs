@@ -34,6 +34,10 @@ fn positions(catalogue: &Catalogue) -> Vec<(String, Game<'_>)> {
             }
         }
     }
+    // A long game on the USA map, which reaches the West (the bonus of the expansion's rule b).
+    let start = StartSetup::new("usa", 3, (0..3).map(|p| format!("P{p}")).collect(), Length::Long);
+    let games = selfplay_positions(catalogue, &start, Policy::Random, PER_KIND).expect("a new game");
+    out.extend(games.into_iter().map(|g| ("usa, 3 players, long, random, seed 3".to_string(), g)));
     out
 }
 

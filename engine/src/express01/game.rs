@@ -227,21 +227,35 @@ pub enum Budget {
     OneRoute(usize),
 }
 
-/// A player in a game.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A player in a game. The cards of each pile are kept in number order (a hand has no order), so
+/// that two games holding the same cards compare equal.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Seat {
     /// Name.
     pub name: String,
-    /// Cards in hand.
+    /// Cards in hand, in number order.
     pub hand: Vec<CardNumber>,
-    /// Share cards in front of the player.
+    /// Share cards in front of the player, in number order.
     pub shares: Vec<CardNumber>,
-    /// Base cards face down in front of the player.
+    /// Base cards face down in front of the player, in number order.
     pub base_cards: Vec<CardNumber>,
 }
 
+/// Puts a card into a pile kept in number order.
+fn insert_sorted(pile: &mut Vec<CardNumber>, card: CardNumber) {
+    let at = pile.partition_point(|&c| c <= card);
+    pile.insert(at, card);
+}
+
+/// Takes a card out of a pile kept in number order.
+fn remove_sorted(pile: &mut Vec<CardNumber>, card: CardNumber) {
+    if let Ok(at) = pile.binary_search(&card) {
+        pile.remove(at);
+    }
+}
+
 /// A deck in a game: cards bottom first (the top is the last), and how many at the top lie face up.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Deck {
     /// The deck's name.
     pub name: &'static str,
@@ -503,9 +517,9 @@ impl<'c> Game<'c> {
             .iter()
             .map(|p| Seat {
                 name: p.name.clone(),
-                hand: p.hand.clone(),
-                shares: p.shares.clone(),
-                base_cards: p.base_cards.clone(),
+                hand: sorted(&p.hand),
+                shares: sorted(&p.shares),
+                base_cards: sorted(&p.base_cards),
             })
             .collect();
         let cards =
@@ -837,6 +851,13 @@ impl<'c> Game<'c> {
         }
         if self.engine_used && self.engine.is_some() {
             out.push("the black engine is used and still owned".into());
+        }
+        for seat in &self.seats {
+            for (what, pile) in [("hand", &seat.hand), ("shares", &seat.shares), ("base cards", &seat.base_cards)] {
+                if !pile.is_sorted() {
+                    out.push(format!("{}: the {what} are not kept in number order", seat.name));
+                }
+            }
         }
         match self.phase {
             Phase::Over => {
@@ -1385,10 +1406,7 @@ impl<'c> Game<'c> {
     fn spend(&mut self, s: Spend) {
         match s {
             Spend::Card(n) => {
-                let hand = &mut self.seats[self.mover].hand;
-                if let Some(i) = hand.iter().position(|&c| c == n) {
-                    hand.swap_remove(i);
-                }
+                remove_sorted(&mut self.seats[self.mover].hand, n);
                 self.put_on_deck(n);
             }
             Spend::Engine => {
@@ -1423,7 +1441,7 @@ impl<'c> Game<'c> {
         let deck = &mut self.decks[d];
         if let Some(card) = deck.cards.pop() {
             deck.face_up = deck.face_up.saturating_sub(1);
-            self.seats[player].hand.push(card);
+            insert_sorted(&mut self.seats[player].hand, card);
         }
     }
 
@@ -1455,7 +1473,7 @@ impl<'c> Game<'c> {
         }
         if was_base {
             self.upgraded += 1;
-            self.seats[self.mover].base_cards.push(old.card);
+            insert_sorted(&mut self.seats[self.mover].base_cards, old.card);
         } else {
             self.put_on_deck(old.card);
         }
@@ -1485,19 +1503,16 @@ impl<'c> Game<'c> {
                             deck.face_up = deck.face_up.saturating_sub(1);
                         }
                     }
-                    self.seats[player].hand.push(n);
+                    insert_sorted(&mut self.seats[player].hand, n);
                 }
-                let shares = &mut self.seats[player].shares;
-                if let Some(i) = shares.iter().position(|&c| c == card) {
-                    shares.swap_remove(i);
-                }
+                remove_sorted(&mut self.seats[player].shares, card);
                 if let Some(s) = self.t.card(card).share {
                     self.holdings[player][usize::from(s.company.0)] -= 1;
                 }
                 card
             }
         };
-        self.seats[self.mover].shares.push(card);
+        insert_sorted(&mut self.seats[self.mover].shares, card);
         if let Some(s) = self.t.card(card).share {
             self.holdings[self.mover][usize::from(s.company.0)] += 1;
         }
@@ -1511,6 +1526,54 @@ impl<'c> Game<'c> {
         {
             self.finish_action();
         }
+    }
+}
+
+fn sorted(cards: &[CardNumber]) -> Vec<CardNumber> {
+    let mut v = cards.to_vec();
+    v.sort_unstable();
+    v
+}
+
+/// Two games are equal when their states are: the cards everywhere, the turn order cards, the
+/// black engine, the round, the end, and where in the turn they are (the running counts follow
+/// from these). Games of different contents or maps are never compared.
+impl PartialEq for Game<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.state() == other.state()
+    }
+}
+
+impl Eq for Game<'_> {}
+
+impl std::hash::Hash for Game<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.state().hash(state);
+    }
+}
+
+/// The fields of a game's state, for equality and hashing.
+type State<'a> = (
+    &'a GameRules,
+    &'a [Placement],
+    &'a [Seat],
+    &'a [TurnCard],
+    &'a [Deck],
+    (Option<usize>, bool, u32, bool),
+    (&'a Phase, usize, Option<Pair>, u8),
+);
+
+impl Game<'_> {
+    fn state(&self) -> State<'_> {
+        (
+            &self.rules,
+            &self.board,
+            &self.seats,
+            &self.cards,
+            &self.decks,
+            (self.engine, self.engine_used, self.round, self.end_reached),
+            (&self.phase, self.mover, self.pair, self.part),
+        )
     }
 }
 

@@ -451,7 +451,7 @@ pub struct IllegalPosition {
 // ---- the checked position ----
 
 /// A card lying on a cell.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Placement {
     /// The card.
     pub card: CardNumber,

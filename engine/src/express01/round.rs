@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 /// A player's turn order card: its number and whether it shows its back ("The train has left").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TurnCard {
     /// The number, 1 to the number of players.
     pub number: u8,
