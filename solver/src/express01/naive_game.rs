@@ -7,7 +7,7 @@
 //! catalogue (non-base cards) on every cell, upright and turned, at every depth of the card's
 //! deck (the deck of its kind and stage, "Game Setup"); every company to buy; every take of every
 //! share card at every depth and from every player; every bonus of every company, with and without
-//! the black engine, for every payout from 0 to [`MAX_PAYOUT`]; every draw from every deck index
+//! the black engine, for every payout from 0 to [`max_payout`]; every draw from every deck index
 //! (and one past the last); every swap with every seat; and `done`. Two accepted steps are the
 //! same choice when they lead to the same game ([`StateKey`]): the same position
 //! ([`Game::to_setup`], which writes hands and shares sorted) and the same part of the same turn.
@@ -27,10 +27,15 @@ use signalbox_engine::express01::route::RouteTask;
 
 use super::selfplay::{MAX_ROUNDS, Policy, play_out, policy_rng};
 
-/// The largest bonus payout the reference writes out. A payout is one card per share of the
-/// route's stations, so it cannot exceed the cards of the decks; the house set's best routes stay
-/// far below this.
-pub const MAX_PAYOUT: u32 = 40;
+/// The largest bonus payout the reference writes out: a route pays at most 2 for each station it
+/// reaches ("Each station on the route is worth 1", plus "+1" on some), and it reaches no station
+/// twice, so no route pays more than twice the stations on the board.
+pub fn max_payout(game: &Game<'_>) -> u32 {
+    let catalogue = game.catalogue();
+    let stations: usize =
+        game.board().iter().filter_map(|p| catalogue.card(p.card)).map(|c| c.stations.len()).sum();
+    2 * stations as u32
+}
 
 /// What tells two games apart for the comparison: the whole position as
 /// [`Game::to_setup`] writes it (JSON), and where in the turn the game is.
@@ -106,7 +111,7 @@ pub fn every_step(game: &Game<'_>) -> Vec<Step> {
     }
     for c in 0..companies {
         for engine in [false, true] {
-            for payout in 0..=MAX_PAYOUT {
+            for payout in 0..=max_payout(game) {
                 out.push(Step::Bonus { company: CompanyId(c as u8), engine, payout });
             }
         }
