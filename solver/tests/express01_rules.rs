@@ -16,11 +16,9 @@ use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 use signalbox_engine::express01::card::{Card, CardKind, CardNumber, CompanyId, Stage};
 use signalbox_engine::express01::catalogue::Catalogue;
-use signalbox_engine::express01::game::{
-    Budget, Build, Deck, Game, Pair, Phase, Referee, Source, Spend, Step, StepError,
-};
+use signalbox_engine::express01::game::{Budget, Build, Game, Pair, Phase, Referee, Source, Spend, Step, StepError};
 use signalbox_engine::express01::position::{
-    OptionsSetup, PlacementSetup, PlayerSetup, Position, PositionSetup, SameCellTwice, WestBonus,
+    Deck, OptionsSetup, PlacementSetup, PlayerSetup, Position, PositionSetup, SameCellTwice, WestBonus,
 };
 use signalbox_engine::express01::round::Length;
 use signalbox_engine::express01::route::RouteTask;

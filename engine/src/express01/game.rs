@@ -16,15 +16,15 @@
 use std::sync::Arc;
 
 use super::capital::{Capital, capital, stations_of};
-use super::card::{Card, CardKind, CardNumber, CompanyId, Stage};
+use super::card::{Card, CardKind, CardNumber, CompanyId};
 use super::catalogue::Catalogue;
 use super::expand::{Upgrade, UpgradeProblem, check_upgrade};
 use super::map::Map;
 use super::network::Network;
 use super::payout::payment_order;
 use super::position::{
-    GameRules, IllegalPosition, Placement, PlacementSetup, PlayerSetup, Position, PositionSetup, SameCellTwice,
-    WestBonus, deck_names, network_of,
+    Deck, GameRules, IllegalPosition, Placement, PlacementSetup, PlayerSetup, Position, PositionSetup, SameCellTwice,
+    WestBonus, network_of,
 };
 use super::round::{self, TurnCard};
 use super::route::RouteTask;
@@ -254,33 +254,6 @@ fn remove_sorted(pile: &mut Vec<CardNumber>, card: CardNumber) {
     }
 }
 
-/// A deck in a game: cards bottom first (the top is the last), and how many at the top lie face up.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Deck {
-    /// The deck's name.
-    pub name: &'static str,
-    /// The kind of card it holds.
-    pub kind: CardKind,
-    /// The stage of card it holds.
-    pub stage: Stage,
-    /// Bottom first.
-    pub cards: Vec<CardNumber>,
-    /// Face-up cards at the top.
-    pub face_up: usize,
-}
-
-impl Deck {
-    /// The card at `depth` from the top.
-    pub fn at(&self, depth: usize) -> Option<CardNumber> {
-        self.cards.len().checked_sub(depth + 1).map(|i| self.cards[i])
-    }
-
-    /// The top card.
-    pub fn top(&self) -> Option<CardNumber> {
-        self.cards.last().copied()
-    }
-}
-
 /// What a game looks up often, built once per catalogue and map.
 #[derive(Debug)]
 struct Tables<'c> {
@@ -501,16 +474,7 @@ impl<'c> Game<'c> {
         }
         let catalogue = position.catalogue();
         let map_index = catalogue.maps.iter().position(|m| std::ptr::eq(m, position.map())).unwrap_or(0);
-        let decks: Vec<Deck> = decks
-            .iter()
-            .map(|d| Deck {
-                name: d.name,
-                kind: d.kind,
-                stage: d.stage,
-                cards: d.cards.iter().rev().copied().collect(),
-                face_up: d.face_up,
-            })
-            .collect();
+        let decks: Vec<Deck> = decks.to_vec();
         let t = Arc::new(Tables::new(catalogue, map_index, &decks));
         let seats = position
             .players()
@@ -750,11 +714,8 @@ impl<'c> Game<'c> {
     /// record the part of the turn played.
     pub fn to_setup(&self) -> PositionSetup {
         let map = self.t.map();
-        let sorted = |v: &[CardNumber]| {
-            let mut v: Vec<u16> = v.iter().map(|c| c.0).collect();
-            v.sort_unstable();
-            v
-        };
+        // The piles are kept in number order, as a position writes them.
+        let numbers = |v: &[CardNumber]| v.iter().map(|c| c.0).collect::<Vec<u16>>();
         PositionSetup {
             map: map.id.clone(),
             note: None,
@@ -773,10 +734,10 @@ impl<'c> Game<'c> {
                     name: s.name.clone(),
                     turn_order: c.number,
                     turn_taken: c.flipped,
-                    hand: sorted(&s.hand),
-                    shares: sorted(&s.shares),
+                    hand: numbers(&s.hand),
+                    shares: numbers(&s.shares),
                     share_counts: None,
-                    base_cards: sorted(&s.base_cards),
+                    base_cards: numbers(&s.base_cards),
                 })
                 .collect(),
             black_engine: self.engine.map(|p| self.seats[p].name.clone()),
@@ -942,7 +903,7 @@ impl<'c> Game<'c> {
                                 .copied()
                                 .filter(|&n| self.is_share_of(n, company))
                                 .collect();
-                            cards.sort_unstable();
+                            // In number order already: equal copies are neighbours.
                             cards.dedup();
                             out.extend(cards.into_iter().map(|card| Step::Take(Source::Player { player: p, card })));
                         }
@@ -974,8 +935,8 @@ impl<'c> Game<'c> {
 
     /// The distinct ways to pay one card's worth: each card number in hand, and the black engine.
     fn spends(&self) -> impl Iterator<Item = Spend> + '_ {
+        // The hand is in number order: equal copies are neighbours.
         let mut hand = self.seats[self.mover].hand.clone();
-        hand.sort_unstable();
         hand.dedup();
         hand.into_iter().map(Spend::Card).chain(self.engine_available().then_some(Spend::Engine))
     }
@@ -1582,9 +1543,4 @@ impl Game<'_> {
 /// listed.
 fn first_copy_at(deck: &Deck, card: CardNumber, depth: usize) -> bool {
     depth == 0 || deck.at(depth - 1) != Some(card) || depth == deck.face_up
-}
-
-/// The deck names of a map with their indices in a game's decks (name order).
-pub fn deck_index(map: &Map, name: &str) -> Option<usize> {
-    deck_names(&map.kinds).keys().position(|&n| n == name)
 }

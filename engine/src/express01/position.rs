@@ -144,19 +144,32 @@ impl GameRules {
     }
 }
 
-/// A deck of a checked position: its cards, top first, and how many at the top lie face up.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DeckCards {
+/// A deck of a position or a game: its cards bottom first (the top is the last, so that cards
+/// go on and come off the top cheaply), and how many at the top lie face up.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Deck {
     /// The deck's name (`route-yellow`, ...).
     pub name: &'static str,
     /// The kind of card it holds.
     pub kind: CardKind,
     /// The stage of card it holds.
     pub stage: Stage,
-    /// The cards, top first.
+    /// The cards, bottom first.
     pub cards: Vec<CardNumber>,
     /// How many cards at the top lie face up.
     pub face_up: usize,
+}
+
+impl Deck {
+    /// The card at `depth` from the top.
+    pub fn at(&self, depth: usize) -> Option<CardNumber> {
+        self.cards.len().checked_sub(depth + 1).map(|i| self.cards[i])
+    }
+
+    /// The top card.
+    pub fn top(&self) -> Option<CardNumber> {
+        self.cards.last().copied()
+    }
 }
 
 /// A card lying on a cell.
@@ -496,7 +509,7 @@ pub struct Position<'c> {
     players: Vec<Player>,
     black_engine: Option<usize>,
     payment: Option<PaymentSetup>,
-    decks: Option<Vec<DeckCards>>,
+    decks: Option<Vec<Deck>>,
     round: u32,
     rules: GameRules,
     engine_used: bool,
@@ -738,13 +751,14 @@ impl<'c> Position<'c> {
         if let Some(decks) = &setup.decks {
             let mut all = Vec::new();
             for (&name, &(kind, stage)) in &deck_names {
+                // Written top first, kept bottom first.
                 let cards: Vec<CardNumber> =
-                    decks.get(name).map(|d| d.iter().map(|&n| CardNumber(n)).collect()).unwrap_or_default();
+                    decks.get(name).map(|d| d.iter().rev().map(|&n| CardNumber(n)).collect()).unwrap_or_default();
                 let face_up = setup.face_up.get(name).copied().unwrap_or(0);
                 if face_up > cards.len() {
                     problems.push(PositionProblem::FaceUp { deck: name.to_string(), held: cards.len(), face_up });
                 }
-                all.push(DeckCards { name, kind, stage, cards, face_up });
+                all.push(Deck { name, kind, stage, cards, face_up });
             }
             for deck in setup.face_up.keys().filter(|k| !deck_names.contains_key(k.as_str())) {
                 problems.push(PositionProblem::UnknownDeck {
@@ -850,7 +864,7 @@ impl<'c> Position<'c> {
     }
 
     /// The decks in name order, when the position gives them.
-    pub fn decks(&self) -> Option<&[DeckCards]> {
+    pub fn decks(&self) -> Option<&[Deck]> {
         self.decks.as_deref()
     }
 
