@@ -21,9 +21,8 @@ pub fn is_record(text: &str) -> bool {
 /// Replays a record file with every rule checked and prints each round's capitals and the result.
 pub fn replay(label: &str, text: &str, content: Option<&Path>, json: bool) -> anyhow::Result<()> {
     let (_, catalogue) = load_content(content)?;
-    let record = record::read(label, text).map_err(|e| bad(e.to_string()))?;
-    let replayed =
-        record::replay(label, &record, &catalogue, &BestRoute, &mut |_, _| {}).map_err(|e| bad(e.to_string()))?;
+    let (record, replayed) =
+        record::read_and_replay(label, text, &catalogue, &BestRoute).map_err(|e| bad(e.to_string()))?;
     if json {
         let out = json!({
             "record": label,
@@ -50,8 +49,7 @@ pub fn replay(label: &str, text: &str, content: Option<&Path>, json: bool) -> an
 /// other checks.
 pub fn check(label: &str, text: &str, content: Option<&Path>, json: bool) -> anyhow::Result<()> {
     let (_, catalogue) = load_content(content)?;
-    let found = record::read(label, text)
-        .and_then(|r| record::replay(label, &r, &catalogue, &BestRoute, &mut |_, _| {}).map(|p| (r, p)))
+    let found = record::read_and_replay(label, text, &catalogue, &BestRoute)
         .map(|(r, p)| {
             let state = if p.game.is_over() {
                 format!("the game is over after round {}", p.game.round())

@@ -196,6 +196,18 @@ pub fn read(file: &str, text: &str) -> Result<Record, RecordError> {
     Ok(parse_json(file, text)?)
 }
 
+/// Reads a record's JSON text and replays it with every rule checked ([`read`], then [`replay`]).
+pub fn read_and_replay<'c>(
+    file: &str,
+    text: &str,
+    catalogue: &'c Catalogue,
+    referee: &dyn Referee,
+) -> Result<(Record, Replayed<'c>), RecordError> {
+    let record = read(file, text)?;
+    let replayed = replay(file, &record, catalogue, referee, &mut |_, _| {})?;
+    Ok((record, replayed))
+}
+
 /// The start position of a record.
 pub fn start_position(file: &str, record: &Record, catalogue: &Catalogue) -> Result<PositionSetup, RecordError> {
     let header = |message: String| RecordError::Header { file: file.to_string(), message };
