@@ -32,8 +32,7 @@ use super::selfplay::{MAX_ROUNDS, Policy, play_out, policy_rng};
 /// twice, so no route pays more than twice the stations on the board.
 pub fn max_payout(game: &Game<'_>) -> u32 {
     let catalogue = game.catalogue();
-    let stations: usize =
-        game.board().iter().filter_map(|p| catalogue.card(p.card)).map(|c| c.stations.len()).sum();
+    let stations: usize = game.board().iter().filter_map(|p| catalogue.card(p.card)).map(|c| c.stations.len()).sum();
     2 * stations as u32
 }
 

@@ -10,8 +10,9 @@
 //! (no purchase raises the evaluation, A4).
 
 use std::collections::HashSet;
+use std::hash::{Hash, Hasher};
 
-use signalbox_engine::express01::card::CompanyId;
+use signalbox_engine::express01::card::{CardKind, CompanyId};
 use signalbox_engine::express01::game::{Action, Budget, Game, Pair, Phase, Referee, Step};
 
 /// The evaluation of a state for `player` (A1): their capital less the highest capital of the
@@ -40,6 +41,17 @@ pub struct BestTurn {
     pub nodes: u64,
 }
 
+/// A 128-bit fingerprint of a game's state, for the visited sets (a game is kilobytes; millions
+/// of states are visited). Two hashers with unrelated algorithms; a collision of both is not to
+/// be expected among the states of any turn.
+fn fingerprint(game: &Game<'_>) -> u128 {
+    let mut a = rustc_hash::FxHasher::default();
+    game.hash(&mut a);
+    let mut b = std::collections::hash_map::DefaultHasher::new();
+    game.hash(&mut b);
+    (u128::from(a.finish()) << 64) | u128::from(b.finish())
+}
+
 /// Whether the step that led from `game` to `after` ended the mover's turn: the game is at the
 /// start of a turn again (the next player's, or the next round's), or over.
 fn ends_turn(game: &Game<'_>, after: &Game<'_>) -> bool {
@@ -52,7 +64,7 @@ fn ends_turn(game: &Game<'_>, after: &Game<'_>) -> bool {
 /// of the tests; exponential.
 pub fn naive_best(game: &Game<'_>, referee: &dyn Referee) -> Option<i32> {
     let mover = game.mover();
-    let mut seen: HashSet<Game<'_>> = HashSet::new();
+    let mut seen: HashSet<u128> = HashSet::new();
     let mut stack = vec![game.clone()];
     let mut best: Option<i32> = None;
     while let Some(g) = stack.pop() {
@@ -64,7 +76,7 @@ pub fn naive_best(game: &Game<'_>, referee: &dyn Referee) -> Option<i32> {
                 // follows it (the next round's government aid) is not the turn's.
                 let v = evaluation(&g, mover);
                 best = Some(best.map_or(v, |b| b.max(v)));
-            } else if seen.insert(h.clone()) {
+            } else if seen.insert(fingerprint(&h)) {
                 stack.push(h);
             }
         }
@@ -81,16 +93,16 @@ pub fn best_turn(game: &Game<'_>, referee: &dyn Referee) -> BestTurn {
     BestTurn { best, nodes: s.nodes }
 }
 
-struct Search<'c> {
+struct Search {
     mover: usize,
-    seen: HashSet<Game<'c>>,
+    seen: HashSet<u128>,
     best: Option<Turn>,
     nodes: u64,
     line: Vec<Step>,
 }
 
-impl<'c> Search<'c> {
-    fn visit(&mut self, g: &Game<'c>, referee: &dyn Referee) {
+impl Search {
+    fn visit(&mut self, g: &Game<'_>, referee: &dyn Referee) {
         self.nodes += 1;
         if let Some(b) = &self.best
             && evaluation(g, self.mover) + gain_bound(g, self.mover) <= b.value
@@ -106,7 +118,7 @@ impl<'c> Search<'c> {
                 if self.best.as_ref().is_none_or(|b| value > b.value) {
                     self.best = Some(Turn { steps: self.line.clone(), value });
                 }
-            } else if self.seen.insert(h.clone()) {
+            } else if self.seen.insert(fingerprint(&h)) {
                 self.visit(&h, referee);
             }
             self.line.pop();
@@ -152,22 +164,59 @@ fn gain_bound(g: &Game<'_>, mover: usize) -> i32 {
     if expand_ahead {
         let extra = if shares_ahead { hand } else { 0 };
         let held = |c: CompanyId| g.holding(mover, c) as i32 + extra;
-        let per_station = g
-            .catalogue()
-            .cards()
-            .filter(|c| c.kind.has_stations())
-            .map(|c| c.stations.iter().filter_map(|s| s.company).map(held).sum::<i32>())
-            .max()
-            .unwrap_or(0)
-            + 1;
-        let per_card = per_station.max(2);
-        let budget = match g.phase() {
-            Phase::Expand { budget: Budget::Fresh, .. } => per_card,
-            Phase::Expand { budget: Budget::OneRoute(_), .. } => 1,
-            _ => 0,
+        let catalogue = g.catalogue();
+        // What a first station on each station base still unbuilt can add to the mover, best
+        // first; and the route bases still unbuilt.
+        let mut station_values: Vec<i32> = Vec::new();
+        let mut route_bases = 0i32;
+        for (p, cell) in g.board().iter().zip(&g.map().cells) {
+            if p.card != cell.base {
+                continue;
+            }
+            let Some(base) = catalogue.card(cell.base) else { continue };
+            match base.kind {
+                CardKind::BaseStation => station_values.push(
+                    base.upgrades
+                        .iter()
+                        .filter_map(|&n| catalogue.card(n))
+                        .map(|c| c.stations.iter().filter_map(|s| s.company).map(held).sum::<i32>())
+                        .max()
+                        .unwrap_or(0),
+                ),
+                _ => route_bases += 1,
+            }
+        }
+        station_values.sort_unstable_by(|a, b| b.cmp(a));
+        let seat = &g.seats()[mover];
+        let kind = |k: CardKind| {
+            seat.base_cards.iter().filter(|&&n| catalogue.card(n).is_some_and(|c| c.kind == k)).count() as i32
         };
+        let (r, st) = (kind(CardKind::BaseRoute), kind(CardKind::BaseStation));
+        // Units: a budget already paid (free), the cards in hand (1 each), the black engine (2).
+        let (free, free_route_only) = match g.phase() {
+            Phase::Expand { budget: Budget::Fresh, .. } => (1, false),
+            Phase::Expand { budget: Budget::OneRoute(_), .. } => (1, true),
+            _ => (0, false),
+        };
+        let units = free + hand + i32::from(engine);
+        let cost = |k: i32| -> i32 {
+            let paid = (k - free).max(0);
+            paid.min(hand) + 2 * (paid - hand).max(0)
+        };
+        let mut best = 0;
+        for a in 0..=units.min(station_values.len() as i32) {
+            for b in 0..=(units - a) {
+                if free_route_only && a > units - 1 {
+                    continue;
+                }
+                let routes = (2 * b).min(route_bases);
+                let stations: i32 = station_values[..a as usize].iter().sum();
+                let pairs = (r + routes).min(st + a) - r.min(st);
+                best = best.max(stations + pairs - cost(a + b));
+            }
+        }
         let west = g.map().west_bonus.len() as i32 + i32::from(matches!(g.phase(), Phase::Expand { west: true, .. }));
-        up += budget + hand * (per_card - 1) + i32::from(engine) * (per_card - 2).max(0) + west;
+        up += best + west;
     }
     match g.phase() {
         Phase::Buying { company, .. } | Phase::Taking { company, .. } => up += g.stations(*company) as i32,
