@@ -17,5 +17,6 @@ pub mod naive_game;
 pub mod route;
 pub mod selfplay;
 pub mod station_set;
+pub mod turn;
 
 pub use route::{RouteAnswer, RouteSolution, SearchOptions, best_routes};

@@ -1,0 +1,232 @@
+//! The best turn of Express 01 by a stated evaluation, searched exactly over the turn's choices
+//! (rulings A1-A4 of `docs/rules/express-01.md`), and the naive reference it is tested against.
+//!
+//! The evaluation of a turn is the mover's capital less the strongest opponent's, when the turn
+//! ends (A1). Its value depends on the end of the turn only, so the search is over the states a
+//! turn can reach: a depth-first search that visits each state once, keeps the best end found,
+//! and cuts a state whose admissible bound cannot beat it (A2). Three choices are proven not to
+//! change the value and are taken once (A3): the deck of each card of a bonus payment and the
+//! exchange of D) (after the payment only D remains, and neither moves capital), and B) after A)
+//! (no purchase raises the evaluation, A4).
+
+use std::collections::HashSet;
+use std::hash::{Hash, Hasher};
+
+use signalbox_engine::express01::card::{CardKind, CompanyId};
+use signalbox_engine::express01::game::{Action, Budget, Game, Pair, Phase, Referee, Step};
+
+/// The evaluation of a state for `player` (A1): their capital less the highest capital of the
+/// other players.
+pub fn evaluation(game: &Game<'_>, player: usize) -> i32 {
+    let own = game.capital(player).total() as i32;
+    let best_other = (0..game.seats().len()).filter(|&p| p != player).map(|p| game.capital(p).total()).max();
+    own - best_other.map_or(0, |c| c as i32)
+}
+
+/// A turn: its steps from the pair to the step that ends it, and its value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Turn {
+    /// The steps, in order.
+    pub steps: Vec<Step>,
+    /// The evaluation at the end of the turn (A1).
+    pub value: i32,
+}
+
+/// What a search found: the best turn, and the work done.
+#[derive(Clone, Debug)]
+pub struct BestTurn {
+    /// The best turn (the first found of the best value, in the search's order).
+    pub best: Turn,
+    /// States visited.
+    pub nodes: u64,
+}
+
+/// A 128-bit fingerprint of a game's state, for the visited sets (a game is kilobytes; millions
+/// of states are visited). Two hashers with unrelated algorithms; a collision of both is not to
+/// be expected among the states of any turn.
+fn fingerprint(game: &Game<'_>) -> u128 {
+    let mut a = rustc_hash::FxHasher::default();
+    game.hash(&mut a);
+    let mut b = std::collections::hash_map::DefaultHasher::new();
+    game.hash(&mut b);
+    (u128::from(a.finish()) << 64) | u128::from(b.finish())
+}
+
+/// Whether the step that led from `game` to `after` ended the mover's turn: the game is at the
+/// start of a turn again (the next player's, or the next round's), or over.
+fn ends_turn(game: &Game<'_>, after: &Game<'_>) -> bool {
+    after.is_over() || (*after.phase() == Phase::Pair && *game.phase() != Phase::Pair)
+}
+
+/// Every end of the turn reachable from `game` (at the start of a turn, or within it) with its
+/// value, by a plain search over every legal step: each state is expanded once (two orders of
+/// the same steps reach the same state), nothing is cut and no choice is left out. The reference
+/// of the tests; exponential.
+pub fn naive_best(game: &Game<'_>, referee: &dyn Referee) -> Option<i32> {
+    let mover = game.mover();
+    let mut seen: HashSet<u128> = HashSet::new();
+    let mut stack = vec![game.clone()];
+    let mut best: Option<i32> = None;
+    while let Some(g) = stack.pop() {
+        for step in g.legal(referee) {
+            let mut h = g.clone();
+            h.play_unchecked(step);
+            if ends_turn(&g, &h) {
+                // The step ending a turn is a `done` or an exchange: it moves no capital, and what
+                // follows it (the next round's government aid) is not the turn's.
+                let v = evaluation(&g, mover);
+                best = Some(best.map_or(v, |b| b.max(v)));
+            } else if seen.insert(fingerprint(&h)) {
+                stack.push(h);
+            }
+        }
+    }
+    best
+}
+
+/// The exact best turn from `game` (A2, A3): the highest evaluation any legal continuation of the
+/// turn reaches, with a turn reaching it.
+pub fn best_turn(game: &Game<'_>, referee: &dyn Referee) -> BestTurn {
+    let mut s = Search { mover: game.mover(), seen: HashSet::new(), best: None, nodes: 0, line: Vec::new() };
+    s.visit(game, referee);
+    let best = s.best.unwrap_or(Turn { steps: Vec::new(), value: evaluation(game, game.mover()) });
+    BestTurn { best, nodes: s.nodes }
+}
+
+struct Search {
+    mover: usize,
+    seen: HashSet<u128>,
+    best: Option<Turn>,
+    nodes: u64,
+    line: Vec<Step>,
+}
+
+impl Search {
+    fn visit(&mut self, g: &Game<'_>, referee: &dyn Referee) {
+        self.nodes += 1;
+        if let Some(b) = &self.best
+            && evaluation(g, self.mover) + gain_bound(g, self.mover) <= b.value
+        {
+            return;
+        }
+        for step in choices(g, referee) {
+            let mut h = g.clone();
+            h.play_unchecked(step);
+            self.line.push(step);
+            if ends_turn(g, &h) {
+                let value = evaluation(g, self.mover);
+                if self.best.as_ref().is_none_or(|b| value > b.value) {
+                    self.best = Some(Turn { steps: self.line.clone(), value });
+                }
+            } else if self.seen.insert(fingerprint(&h)) {
+                self.visit(&h, referee);
+            }
+            self.line.pop();
+        }
+    }
+}
+
+/// The steps the search tries (A3): every legal step, except that a receiver's deck and the
+/// exchange of D) are taken once (`done`, the first deck), and B) after A) is ended at once.
+fn choices(g: &Game<'_>, referee: &dyn Referee) -> Vec<Step> {
+    match g.phase() {
+        Phase::Paying { .. } => g.legal(referee).into_iter().take(1).collect(),
+        Phase::Order => vec![Step::Done],
+        Phase::Shares if g.pair() == Some(Pair::ExpandShares) => vec![Step::Done],
+        _ => g.legal(referee),
+    }
+}
+
+/// An upper bound on how much the evaluation can still rise before the turn ends (A2).
+///
+/// The mover's capital rises by building: a station adds the mover's shares of its companies and
+/// the base card taken at most one pair; two route cards over base cards at most two pairs; each
+/// card paid costs 1, the black engine 2. It rises by cards received (a bonus payment: at most 2 a
+/// station on the board; the West: one card for each western card still at its base), and by a
+/// share being bought (its worth, the company's stations, once its price is paid; a purchase not
+/// yet begun adds nothing, since its price equals its worth). Shares bought before building (B+A)
+/// raise what a station adds by at most one a card in hand. The strongest opponent's capital
+/// falls by at most 1 in a turn: a share taken from them paid partly with the black engine (they
+/// receive one card less than the share was worth); nothing else lowers it.
+fn gain_bound(g: &Game<'_>, mover: usize) -> i32 {
+    let hand = g.seats()[mover].hand.len() as i32;
+    let engine = g.black_engine() == Some(mover) && !g.engine_used();
+    let (pair, action) = (g.pair(), g.action());
+    let first = pair.is_none();
+    let expand_ahead = first
+        || matches!(
+            (pair, action),
+            (Some(Pair::ExpandShares), Some(Action::Expand)) | (Some(Pair::SharesExpand), Some(_))
+        );
+    let shares_ahead = first || matches!((pair, action), (Some(Pair::SharesExpand), Some(Action::Shares)));
+    let bonus_ahead = first || matches!(g.phase(), Phase::Bonus);
+    let mut up = 0;
+    if expand_ahead {
+        let extra = if shares_ahead { hand } else { 0 };
+        let held = |c: CompanyId| g.holding(mover, c) as i32 + extra;
+        let catalogue = g.catalogue();
+        // What a first station on each station base still unbuilt can add to the mover, best
+        // first; and the route bases still unbuilt.
+        let mut station_values: Vec<i32> = Vec::new();
+        let mut route_bases = 0i32;
+        for (p, cell) in g.board().iter().zip(&g.map().cells) {
+            if p.card != cell.base {
+                continue;
+            }
+            let Some(base) = catalogue.card(cell.base) else { continue };
+            match base.kind {
+                CardKind::BaseStation => station_values.push(
+                    base.upgrades
+                        .iter()
+                        .filter_map(|&n| catalogue.card(n))
+                        .map(|c| c.stations.iter().filter_map(|s| s.company).map(held).sum::<i32>())
+                        .max()
+                        .unwrap_or(0),
+                ),
+                _ => route_bases += 1,
+            }
+        }
+        station_values.sort_unstable_by(|a, b| b.cmp(a));
+        let seat = &g.seats()[mover];
+        let kind = |k: CardKind| {
+            seat.base_cards.iter().filter(|&&n| catalogue.card(n).is_some_and(|c| c.kind == k)).count() as i32
+        };
+        let (r, st) = (kind(CardKind::BaseRoute), kind(CardKind::BaseStation));
+        // Units: a budget already paid (free), the cards in hand (1 each), the black engine (2).
+        let (free, free_route_only) = match g.phase() {
+            Phase::Expand { budget: Budget::Fresh, .. } => (1, false),
+            Phase::Expand { budget: Budget::OneRoute(_), .. } => (1, true),
+            _ => (0, false),
+        };
+        let units = free + hand + i32::from(engine);
+        let cost = |k: i32| -> i32 {
+            let paid = (k - free).max(0);
+            paid.min(hand) + 2 * (paid - hand).max(0)
+        };
+        let mut best = 0;
+        for a in 0..=units.min(station_values.len() as i32) {
+            for b in 0..=(units - a) {
+                if free_route_only && a > units - 1 {
+                    continue;
+                }
+                let routes = (2 * b).min(route_bases);
+                let stations: i32 = station_values[..a as usize].iter().sum();
+                let pairs = (r + routes).min(st + a) - r.min(st);
+                best = best.max(stations + pairs - cost(a + b));
+            }
+        }
+        let west = g.map().west_bonus.len() as i32 + i32::from(matches!(g.phase(), Phase::Expand { west: true, .. }));
+        up += best + west;
+    }
+    match g.phase() {
+        Phase::Buying { company, .. } | Phase::Taking { company, .. } => up += g.stations(*company) as i32,
+        Phase::Paying { queue } => up += queue.iter().filter(|&&p| p == mover).count() as i32,
+        _ => {}
+    }
+    if bonus_ahead {
+        let catalogue = g.catalogue();
+        let stations: usize = g.board().iter().filter_map(|p| catalogue.card(p.card)).map(|c| c.stations.len()).sum();
+        up = up.max(2 * stations as i32);
+    }
+    up + i32::from(engine && shares_ahead)
+}
