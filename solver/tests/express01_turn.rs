@@ -69,10 +69,10 @@ fn the_best_turn_equals_the_naive_search_and_replays_to_its_value() {
                 found.nodes
             );
             nodes.0 += found.nodes;
-            assert_eq!(found.best.value, naive, "{map} seed {seed}, round {} turn {}", game.round(), game.turn());
+            assert_eq!(found.best().value, naive, "{map} seed {seed}, round {} turn {}", game.round(), game.turn());
             // The certificate: the turn played with every rule checked reaches the value.
             let mut g = game.clone();
-            let (last, before) = found.best.steps.split_last().expect("a turn has steps");
+            let (last, before) = found.best().steps.split_last().expect("a turn has steps");
             for &s in before {
                 g.play(s, &referee).expect("a legal step");
             }
@@ -102,7 +102,7 @@ fn the_search_on_whole_hands() {
                 game.round(),
                 game.turn(),
                 game.seats()[game.mover()].hand.len(),
-                found.best.value,
+                found.best().value,
                 found.nodes,
                 t.elapsed()
             );

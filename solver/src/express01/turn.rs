@@ -11,6 +11,7 @@
 
 use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
+use std::time::Instant;
 
 use signalbox_engine::express01::card::{CardKind, CompanyId};
 use signalbox_engine::express01::game::{Action, Budget, Game, Pair, Phase, Referee, Step};
@@ -26,19 +27,33 @@ pub fn evaluation(game: &Game<'_>, player: usize) -> i32 {
 /// A turn: its steps from the pair to the step that ends it, and its value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Turn {
-    /// The steps, in order.
+    /// The steps, in order; the last one ends the turn.
     pub steps: Vec<Step>,
     /// The evaluation at the end of the turn (A1).
     pub value: i32,
 }
 
-/// What a search found: the best turn, and the work done.
+/// What a search found: the best turns, whether the best is proven, and the work done.
 #[derive(Clone, Debug)]
-pub struct BestTurn {
-    /// The best turn (the first found of the best value, in the search's order).
-    pub best: Turn,
+pub struct TurnAnswer {
+    /// The best turns, best first, each leading to a different position (ties in the search's
+    /// order); at most the `top` asked for, at least one.
+    pub turns: Vec<Turn>,
+    /// Whether the search finished: then `turns[0]` is proven best and every turn not listed is
+    /// worth no more than the last one listed.
+    pub proven: bool,
+    /// An upper bound on the best turn's value: `turns[0].value` when proven, otherwise what the
+    /// bound of A2 still allows.
+    pub bound: i32,
     /// States visited.
     pub nodes: u64,
+}
+
+impl TurnAnswer {
+    /// The best turn found.
+    pub fn best(&self) -> &Turn {
+        &self.turns[0]
+    }
 }
 
 /// A 128-bit fingerprint of a game's state, for the visited sets (a game is kilobytes; millions
@@ -54,7 +69,7 @@ fn fingerprint(game: &Game<'_>) -> u128 {
 
 /// Whether the step that led from `game` to `after` ended the mover's turn: the game is at the
 /// start of a turn again (the next player's, or the next round's), or over.
-fn ends_turn(game: &Game<'_>, after: &Game<'_>) -> bool {
+pub fn ends_turn(game: &Game<'_>, after: &Game<'_>) -> bool {
     after.is_over() || (*after.phase() == Phase::Pair && *game.phase() != Phase::Pair)
 }
 
@@ -86,26 +101,77 @@ pub fn naive_best(game: &Game<'_>, referee: &dyn Referee) -> Option<i32> {
 
 /// The exact best turn from `game` (A2, A3): the highest evaluation any legal continuation of the
 /// turn reaches, with a turn reaching it.
-pub fn best_turn(game: &Game<'_>, referee: &dyn Referee) -> BestTurn {
-    let mut s = Search { mover: game.mover(), seen: HashSet::new(), best: None, nodes: 0, line: Vec::new() };
+pub fn best_turn(game: &Game<'_>, referee: &dyn Referee) -> TurnAnswer {
+    best_turns(game, referee, 1, None)
+}
+
+/// The `top` best turns from `game` (A2, A3), each ending in a different position, searched
+/// exactly; with a deadline, the search stops there and the answer says it is not proven, with
+/// an upper bound on the best value.
+pub fn best_turns(game: &Game<'_>, referee: &dyn Referee, top: usize, deadline: Option<Instant>) -> TurnAnswer {
+    let mover = game.mover();
+    let mut s = Search {
+        mover,
+        top: top.max(1),
+        seen: HashSet::new(),
+        ends: HashSet::new(),
+        found: Vec::new(),
+        nodes: 0,
+        line: Vec::new(),
+        deadline,
+        stopped: false,
+    };
+    let root_bound = evaluation(game, mover) + gain_bound(game, mover);
     s.visit(game, referee);
-    let best = s.best.unwrap_or(Turn { steps: Vec::new(), value: evaluation(game, game.mover()) });
-    BestTurn { best, nodes: s.nodes }
+    let mut turns = s.found;
+    if turns.is_empty() {
+        turns.push(Turn { steps: Vec::new(), value: evaluation(game, mover) });
+    }
+    let proven = !s.stopped;
+    let bound = if proven { turns[0].value } else { root_bound.max(turns[0].value) };
+    TurnAnswer { turns, proven, bound, nodes: s.nodes }
 }
 
 struct Search {
     mover: usize,
+    top: usize,
     seen: HashSet<u128>,
-    best: Option<Turn>,
+    ends: HashSet<u128>,
+    /// The best turns found, best first.
+    found: Vec<Turn>,
     nodes: u64,
     line: Vec<Step>,
+    deadline: Option<Instant>,
+    stopped: bool,
 }
 
 impl Search {
+    /// The value a turn must beat to enter the list.
+    fn threshold(&self) -> Option<i32> {
+        (self.found.len() >= self.top).then(|| self.found[self.top - 1].value)
+    }
+
+    fn offer(&mut self, end: &Game<'_>, value: i32) {
+        if self.threshold().is_some_and(|t| value <= t) || !self.ends.insert(fingerprint(end)) {
+            return;
+        }
+        let at = self.found.iter().position(|t| t.value < value).unwrap_or(self.found.len());
+        self.found.insert(at, Turn { steps: self.line.clone(), value });
+        self.found.truncate(self.top);
+    }
+
     fn visit(&mut self, g: &Game<'_>, referee: &dyn Referee) {
         self.nodes += 1;
-        if let Some(b) = &self.best
-            && evaluation(g, self.mover) + gain_bound(g, self.mover) <= b.value
+        if self.stopped
+            || (self.nodes % 1024 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) && {
+                self.stopped = true;
+                true
+            })
+        {
+            return;
+        }
+        if let Some(t) = self.threshold()
+            && evaluation(g, self.mover) + gain_bound(g, self.mover) <= t
         {
             return;
         }
@@ -115,9 +181,7 @@ impl Search {
             self.line.push(step);
             if ends_turn(g, &h) {
                 let value = evaluation(g, self.mover);
-                if self.best.as_ref().is_none_or(|b| value > b.value) {
-                    self.best = Some(Turn { steps: self.line.clone(), value });
-                }
+                self.offer(g, value);
             } else if self.seen.insert(fingerprint(&h)) {
                 self.visit(&h, referee);
             }
