@@ -13,12 +13,17 @@ use signalbox_solver::express01::turn::{best_turn, evaluation, naive_best};
 /// Turn starts of a self-played game, every `every`-th, with each hand cut to `keep` cards (the
 /// rest put at the bottom of their decks, so every card is still once in the game).
 fn small_positions<'c>(catalogue: &'c Catalogue, map: &str, seed: u64, every: usize, keep: usize) -> Vec<Game<'c>> {
+    positions(catalogue, map, seed, every, keep, Policy::Random)
+}
+
+/// Turn starts of a game self-played by `policy`, as [`small_positions`].
+fn positions<'c>(catalogue: &'c Catalogue, map: &str, seed: u64, every: usize, keep: usize, policy: Policy) -> Vec<Game<'c>> {
     let start = StartSetup::new(map, seed, ["A", "B", "C"].map(String::from).to_vec(), Length::Short);
     let setup = start.position(catalogue).expect("a start");
     let position = Position::from_setup(setup, catalogue).expect("legal");
     let mut game = Game::from_position(&position).expect("a game");
     let mut starts = Vec::new();
-    play_out(&mut game, Policy::Random, &mut policy_rng(seed), MAX_ROUNDS, &mut |g, _| {
+    play_out(&mut game, policy, &mut policy_rng(seed), MAX_ROUNDS, &mut |g, _| {
         if *g.phase() == Phase::Pair {
             starts.push(g.to_setup());
         }
@@ -94,15 +99,18 @@ fn the_search_on_whole_hands() {
     let catalogue = Catalogue::house();
     let referee = BestRoute;
     for (map, seed) in [("germany", 1), ("usa", 2), ("germany", 5)] {
-        for game in small_positions(&catalogue, map, seed, 4, 12) {
+        for game in positions(&catalogue, map, seed, 3, 12, Policy::Greedy) {
             let t = std::time::Instant::now();
-            let found = best_turn(&game, &referee);
+            let deadline = t + std::time::Duration::from_secs(20);
+            let found = signalbox_solver::express01::turn::best_turns(&game, &referee, 1, Some(deadline));
             println!(
-                "{map} {seed} r{} t{}: hand {}, value {}, {} nodes, {:?}",
+                "{map} {seed} r{} t{}: hand {}, value {} (bound {}, proven {}), {} nodes, {:?}",
                 game.round(),
                 game.turn(),
                 game.seats()[game.mover()].hand.len(),
                 found.best().value,
+                found.bound,
+                found.proven,
                 found.nodes,
                 t.elapsed()
             );

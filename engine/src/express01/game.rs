@@ -1538,6 +1538,25 @@ impl Game<'_> {
     }
 }
 
+impl Game<'_> {
+    /// Hashes the state as [`Hash`] does, except that each deck counts as the multiset of its
+    /// cards: two games that differ only in the order of cards within decks (and in which lie
+    /// face up) hash alike. A search that has shown the order cannot matter for what it asks
+    /// (no draw from a deck's top is still to come) keys its visited states with this.
+    pub fn hash_ignoring_deck_order<H: std::hash::Hasher>(&self, state: &mut H) {
+        use std::hash::Hash;
+        let (rules, board, seats, cards, decks, a, b) = self.state();
+        (rules, board, seats, cards, a, b).hash(state);
+        let mut pile: Vec<CardNumber> = Vec::new();
+        for d in decks {
+            pile.clear();
+            pile.extend_from_slice(&d.cards);
+            pile.sort_unstable();
+            pile.hash(state);
+        }
+    }
+}
+
 /// Whether the copy of `card` at `depth` is the first of a run of equal cards on the same side
 /// (face up or down): taking any copy of such a run leaves the same deck, so only the first is
 /// listed.

@@ -18,5 +18,6 @@ pub mod route;
 pub mod selfplay;
 pub mod station_set;
 pub mod turn;
+mod turn_bound;
 
 pub use route::{RouteAnswer, RouteSolution, SearchOptions, best_routes};

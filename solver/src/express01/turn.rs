@@ -14,7 +14,10 @@ use std::hash::{Hash, Hasher};
 use std::time::Instant;
 
 use signalbox_engine::express01::card::{CardKind, CompanyId};
-use signalbox_engine::express01::game::{Action, Budget, Game, Pair, Phase, Referee, Step};
+use signalbox_engine::express01::game::{Action, Budget, Game, Pair, Phase, Referee, Source, Step};
+use signalbox_engine::express01::position::WestBonus;
+
+use super::turn_bound::expand_upper;
 
 /// The evaluation of a state for `player` (A1): their capital less the highest capital of the
 /// other players.
@@ -65,6 +68,52 @@ fn fingerprint(game: &Game<'_>) -> u128 {
     let mut b = std::collections::hash_map::DefaultHasher::new();
     game.hash(&mut b);
     (u128::from(a.finish()) << 64) | u128::from(b.finish())
+}
+
+/// The key of a state in the search's visited sets (A5): its fingerprint, with the order of
+/// the cards within decks left out when no draw from a deck's top can still come in the turn.
+fn key(game: &Game<'_>) -> u128 {
+    if !order_free(game) {
+        return fingerprint(game);
+    }
+    let mut a = rustc_hash::FxHasher::default();
+    game.hash_ignoring_deck_order(&mut a);
+    let mut b = std::collections::hash_map::DefaultHasher::new();
+    game.hash_ignoring_deck_order(&mut b);
+    (u128::from(a.finish()) << 64) | u128::from(b.finish()) ^ 1
+}
+
+/// Whether the order of the cards within the decks can no longer change the value of the turn
+/// (A5): the rest of the turn takes cards from decks only by number, at any depth (builds,
+/// shares), never from a top, unless a West bonus (USA rule b) can still be drawn, or a bonus
+/// payment is being drawn. Capital does not look at decks.
+fn order_free(g: &Game<'_>) -> bool {
+    if matches!(g.phase(), Phase::Bonus | Phase::Paying { .. }) || g.pair().is_none() {
+        // Before the pair is chosen, C) may still come; within C) the draws take tops.
+        return false;
+    }
+    if matches!(g.phase(), Phase::Expand { west: true, .. }) {
+        return false;
+    }
+    let west = g.map().west_bonus.iter().filter_map(|&b| g.map().cell_of(b)).collect::<Vec<_>>();
+    if west.is_empty() || !expand_ahead(g) {
+        return true;
+    }
+    let at_base = |c: &usize| g.board()[*c].card == g.map().cells[*c].base;
+    match g.rules().west_bonus {
+        WestBonus::Once => !west.iter().all(at_base),
+        WestBonus::EachCard => !west.iter().any(at_base),
+    }
+}
+
+/// Whether the mover may still build in this turn.
+fn expand_ahead(g: &Game<'_>) -> bool {
+    let (pair, action) = (g.pair(), g.action());
+    pair.is_none()
+        || matches!(
+            (pair, action),
+            (Some(Pair::ExpandShares), Some(Action::Expand)) | (Some(Pair::SharesExpand), Some(_))
+        )
 }
 
 /// Whether the step that led from `game` to `after` ended the mover's turn: the game is at the
@@ -121,7 +170,7 @@ pub fn best_turns(game: &Game<'_>, referee: &dyn Referee, top: usize, deadline: 
         deadline,
         stopped: false,
     };
-    let root_bound = evaluation(game, mover) + gain_bound(game, mover);
+    let root_bound = upper(game, mover);
     s.visit(game, referee);
     let mut turns = s.found;
     if turns.is_empty() {
@@ -152,7 +201,7 @@ impl Search {
     }
 
     fn offer(&mut self, end: &Game<'_>, value: i32) {
-        if self.threshold().is_some_and(|t| value <= t) || !self.ends.insert(fingerprint(end)) {
+        if self.threshold().is_some_and(|t| value <= t) || !self.ends.insert(key(end)) {
             return;
         }
         let at = self.found.iter().position(|t| t.value < value).unwrap_or(self.found.len());
@@ -171,7 +220,7 @@ impl Search {
             return;
         }
         if let Some(t) = self.threshold()
-            && evaluation(g, self.mover) + gain_bound(g, self.mover) <= t
+            && upper(g, self.mover) <= t
         {
             return;
         }
@@ -182,7 +231,7 @@ impl Search {
             if ends_turn(g, &h) {
                 let value = evaluation(g, self.mover);
                 self.offer(g, value);
-            } else if self.seen.insert(fingerprint(&h)) {
+            } else if self.seen.insert(key(&h)) {
                 self.visit(&h, referee);
             }
             self.line.pop();
@@ -193,11 +242,40 @@ impl Search {
 /// The steps the search tries (A3): every legal step, except that a receiver's deck and the
 /// exchange of D) are taken once (`done`, the first deck), and B) after A) is ended at once.
 fn choices(g: &Game<'_>, referee: &dyn Referee) -> Vec<Step> {
-    match g.phase() {
-        Phase::Paying { .. } => g.legal(referee).into_iter().take(1).collect(),
-        Phase::Order => vec![Step::Done],
-        Phase::Shares if g.pair() == Some(Pair::ExpandShares) => vec![Step::Done],
+    let mut steps = match g.phase() {
+        Phase::Paying { .. } => return g.legal(referee).into_iter().take(1).collect(),
+        Phase::Order => return vec![Step::Done],
+        Phase::Shares if g.pair() == Some(Pair::ExpandShares) => return vec![Step::Done],
+        Phase::Pair => {
+            // A7: "A) then B)" reaches no evaluation that "B) then A)" with no purchase does not.
+            let steps = g.legal(referee);
+            if steps.contains(&Step::Pair(Pair::SharesExpand)) {
+                return steps.into_iter().filter(|s| *s != Step::Pair(Pair::ExpandShares)).collect();
+            }
+            steps
+        }
         _ => g.legal(referee),
+    };
+    if order_free(g) {
+        // A5: copies of one card at different depths leave decks that differ only in order.
+        let mut seen = HashSet::new();
+        steps.retain(|s| match *s {
+            Step::Build(b) => seen.insert((0u8, b.cell, b.card, b.turned)),
+            Step::Take(Source::Deck { card, .. }) => seen.insert((1u8, 0, card, false)),
+            _ => true,
+        });
+    }
+    steps
+}
+
+/// An upper bound on the evaluation any continuation of the turn from `g` reaches (A2, A6).
+fn upper(g: &Game<'_>, mover: usize) -> i32 {
+    match (g.pair(), g.phase()) {
+        (Some(Pair::SharesExpand), Phase::Shares | Phase::Buying { .. } | Phase::Taking { .. }) => {
+            expand_upper(g, mover, true)
+        }
+        (Some(Pair::SharesExpand | Pair::ExpandShares), Phase::Expand { .. }) => expand_upper(g, mover, false),
+        _ => evaluation(g, mover) + gain_bound(g, mover),
     }
 }
 
