@@ -3,106 +3,98 @@
 //! replayed with every rule checked to the value it claims.
 
 use signalbox_engine::express01::catalogue::Catalogue;
-use signalbox_engine::express01::game::{Game, Phase};
-use signalbox_engine::express01::position::Position;
-use signalbox_engine::express01::record::StartSetup;
+use signalbox_engine::express01::game::{Game, Phase, Step};
 use signalbox_engine::express01::round::Length;
-use signalbox_solver::express01::selfplay::{BestRoute, MAX_ROUNDS, Policy, play_out, policy_rng};
-use signalbox_solver::express01::turn::{best_turn, evaluation, naive_best};
+use signalbox_solver::express01::game_positions::{Cut, cut, game_of, turn_starts};
+use signalbox_solver::express01::selfplay::{BestRoute, Policy};
+use signalbox_solver::express01::turn::{best_turns, evaluation, naive_best};
 
-/// Turn starts of a self-played game, every `every`-th, with each hand cut to `keep` cards (the
-/// rest put at the bottom of their decks, so every card is still once in the game).
-fn small_positions<'c>(catalogue: &'c Catalogue, map: &str, seed: u64, every: usize, keep: usize) -> Vec<Game<'c>> {
-    positions(catalogue, map, seed, every, keep, Policy::Random)
+/// Replays `steps` from `game` with every rule checked; the evaluation at the end of the turn
+/// (before its last step).
+fn replayed_value(game: &Game<'_>, steps: &[Step], referee: &BestRoute) -> i32 {
+    let mut g = game.clone();
+    let (last, before) = steps.split_last().expect("a turn has steps");
+    for &s in before {
+        g.play(s, referee).unwrap_or_else(|e| panic!("step {s:?} refused: {e}"));
+    }
+    let value = evaluation(&g, game.mover());
+    g.play(*last, referee).expect("the last step is legal");
+    assert!(g.is_over() || *g.phase() == Phase::Pair, "the turn ends with its last step");
+    value
 }
 
-/// Turn starts of a game self-played by `policy`, as [`small_positions`].
-fn positions<'c>(catalogue: &'c Catalogue, map: &str, seed: u64, every: usize, keep: usize, policy: Policy) -> Vec<Game<'c>> {
-    let start = StartSetup::new(map, seed, ["A", "B", "C"].map(String::from).to_vec(), Length::Short);
-    let setup = start.position(catalogue).expect("a start");
-    let position = Position::from_setup(setup, catalogue).expect("legal");
-    let mut game = Game::from_position(&position).expect("a game");
-    let mut starts = Vec::new();
-    play_out(&mut game, policy, &mut policy_rng(seed), MAX_ROUNDS, &mut |g, _| {
-        if *g.phase() == Phase::Pair {
-            starts.push(g.to_setup());
-        }
-    });
-    starts
-        .into_iter()
-        .step_by(every)
-        .map(|mut s| {
-            // No black engine: a card's worth more doubles the turn.
-            if s.black_engine.take().is_some() {
-                s.black_engine_used = true;
-            }
-            for p in &mut s.players {
-                let rest: Vec<u16> = p.hand.drain(keep.min(p.hand.len())..).collect();
-                for n in rest {
-                    let card = catalogue.card(signalbox_engine::express01::card::CardNumber(n)).expect("a card");
-                    let deck = signalbox_engine::express01::position::deck_names(&catalogue.maps[0].kinds)
-                        .into_iter()
-                        .chain(signalbox_engine::express01::position::deck_names(&catalogue.maps[1].kinds))
-                        .find(|(_, (k, st))| *k == card.kind && *st == card.stage)
-                        .map(|(name, _)| name)
-                        .expect("a deck");
-                    s.decks.as_mut().expect("decks").entry(deck.to_string()).or_default().push(n);
-                }
-            }
-            let position = Position::from_setup(s, catalogue).expect("still legal");
-            Game::from_position(&position).expect("a game")
-        })
-        .collect()
-}
-
+/// 500 small positions (hands of at most one card, the mover's shares taken away on boards
+/// with more than three stations, the black engine kept in a third of them) from random and
+/// greedy self-play on both maps, 2 and 3 players: the search's best value equals the naive
+/// search's, and its best three turns replay with every rule checked to the values claimed.
 #[test]
-fn the_best_turn_equals_the_naive_search_and_replays_to_its_value() {
+fn the_best_turn_equals_the_naive_search_on_500_small_positions_and_replays_to_its_value() {
     let catalogue = Catalogue::house();
     let referee = BestRoute;
     let mut compared = 0;
-    let mut nodes = (0u64, 0u64);
-    for (map, seed) in [("germany", 1), ("usa", 2)] {
-        for game in small_positions(&catalogue, map, seed, 6, 1) {
+    let mut by_map = [0usize; 2];
+    let (mut naive_time, mut search_time) = (std::time::Duration::ZERO, std::time::Duration::ZERO);
+    let mut seed = 0u64;
+    while compared < 500 {
+        seed += 1;
+        let map = if seed.is_multiple_of(2) { "usa" } else { "germany" };
+        let players = 2 + (seed % 2) as usize;
+        let policy = if seed.is_multiple_of(3) { Policy::Greedy } else { Policy::Random };
+        for (i, setup) in turn_starts(&catalogue, map, seed, players, Length::Short, policy).into_iter().enumerate() {
+            if compared >= 500 || i % 3 != (seed % 3) as usize {
+                continue;
+            }
+            let Some(full) = game_of(&catalogue, setup.clone()) else { continue };
+            let stations: usize =
+                full.board().iter().filter_map(|p| catalogue.card(p.card)).map(|c| c.stations.len()).sum();
+            let shape = Cut {
+                hand: usize::from(i % 4 != 0),
+                engine: (seed + i as u64).is_multiple_of(3),
+                mover_shares: stations <= 3,
+            };
+            let small = cut(&catalogue, setup, full.mover(), shape);
+            let game = game_of(&catalogue, small).expect("a cut position is legal");
             let t = std::time::Instant::now();
             let naive = naive_best(&game, &referee).expect("a turn ends");
-            let naive_time = t.elapsed();
-            let found = best_turn(&game, &referee);
-            println!(
-                "{map} {seed} r{} t{}: naive {naive_time:?}, search {} nodes",
-                game.round(),
-                game.turn(),
-                found.nodes
-            );
-            nodes.0 += found.nodes;
-            assert_eq!(found.best().value, naive, "{map} seed {seed}, round {} turn {}", game.round(), game.turn());
-            // The certificate: the turn played with every rule checked reaches the value.
-            let mut g = game.clone();
-            let (last, before) = found.best().steps.split_last().expect("a turn has steps");
-            for &s in before {
-                g.play(s, &referee).expect("a legal step");
+            naive_time += t.elapsed();
+            let t = std::time::Instant::now();
+            let found = best_turns(&game, &referee, 3, None);
+            search_time += t.elapsed();
+            let at = format!("{map} seed {seed}, round {} turn {}", game.round(), game.turn());
+            assert!(found.proven, "{at}: no deadline, so proven");
+            assert_eq!(found.refused, 0, "{at}: a line of A) the game refused");
+            assert_eq!(found.best().value, naive, "{at}");
+            for turn in &found.turns {
+                assert_eq!(replayed_value(&game, &turn.steps, &referee), turn.value, "{at}: {:?}", turn.steps);
             }
-            assert_eq!(evaluation(&g, game.mover()), naive);
-            g.play(*last, &referee).expect("the last step is legal");
-            assert!(g.is_over() || *g.phase() == Phase::Pair, "the turn ends with its last step");
             compared += 1;
+            by_map[usize::from(map == "usa")] += 1;
         }
     }
-    println!("{compared} positions, {} search nodes", nodes.0);
-    assert!(compared >= 10, "{compared} positions compared");
+    println!(
+        "{compared} positions ({} Germany, {} USA): naive {naive_time:?}, search {search_time:?}",
+        by_map[0], by_map[1]
+    );
+    assert!(by_map[0] >= 100 && by_map[1] >= 100, "both maps: {by_map:?}");
 }
 
-/// Mid-game positions with whole hands: the search's work, printed (no reference; for the
-/// performance notes). `cargo test --release -p signalbox-solver --test express01_turn -- --ignored --nocapture`
+/// Mid-game positions with whole hands from greedy self-play: the search's work, printed (no
+/// reference; for the performance notes).
+/// `cargo test --release -p signalbox-solver --test express01_turn -- --ignored --nocapture`
 #[test]
 #[ignore = "a measurement, not a check"]
 fn the_search_on_whole_hands() {
     let catalogue = Catalogue::house();
     let referee = BestRoute;
     for (map, seed) in [("germany", 1), ("usa", 2), ("germany", 5)] {
-        for game in positions(&catalogue, map, seed, 3, 12, Policy::Greedy) {
+        for (i, setup) in turn_starts(&catalogue, map, seed, 3, Length::Short, Policy::Greedy).into_iter().enumerate() {
+            if i % 3 != 0 {
+                continue;
+            }
+            let game = game_of(&catalogue, setup).expect("a legal game");
             let t = std::time::Instant::now();
             let deadline = t + std::time::Duration::from_secs(20);
-            let found = signalbox_solver::express01::turn::best_turns(&game, &referee, 1, Some(deadline));
+            let found = best_turns(&game, &referee, 1, Some(deadline));
             println!(
                 "{map} {seed} r{} t{}: hand {}, value {} (bound {}, proven {}), {} nodes, {:?}",
                 game.round(),

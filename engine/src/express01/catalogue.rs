@@ -402,7 +402,10 @@ pub struct Catalogue {
     pub companies: Vec<String>,
     /// The maps.
     pub maps: Vec<Map>,
-    cards: BTreeMap<CardNumber, Card>,
+    /// The cards, in number order.
+    cards: Vec<Card>,
+    /// For each number, the card's place in `cards` (`u32::MAX`: no such card).
+    slots: Vec<u32>,
 }
 
 impl Catalogue {
@@ -469,7 +472,8 @@ impl Catalogue {
                 note: setup.set.note,
                 companies,
                 maps,
-                cards,
+                slots: slots_of(&cards),
+                cards: cards.into_values().collect(),
             })
         } else {
             Err(problems)
@@ -478,12 +482,13 @@ impl Catalogue {
 
     /// The card with this number.
     pub fn card(&self, number: CardNumber) -> Option<&Card> {
-        self.cards.get(&number)
+        let slot = *self.slots.get(usize::from(number.0))?;
+        self.cards.get(slot as usize)
     }
 
     /// Every card, by number.
     pub fn cards(&self) -> impl Iterator<Item = &Card> {
-        self.cards.values()
+        self.cards.iter()
     }
 
     /// The map with this id.
@@ -675,6 +680,16 @@ pub const RULEBOOK_NUMBERS: &[(u16, u16, CardKind, Stage, u16)] = &[
     (630, 635, CardKind::Central, Stage::Red, 1),
     (665, 665, CardKind::Central, Stage::Blue, 1),
 ];
+
+/// The place of each card number in the list of cards in number order.
+fn slots_of(cards: &BTreeMap<CardNumber, Card>) -> Vec<u32> {
+    let size = cards.keys().map(|n| usize::from(n.0) + 1).max().unwrap_or(0);
+    let mut slots = vec![u32::MAX; size];
+    for (i, n) in cards.keys().enumerate() {
+        slots[usize::from(n.0)] = i as u32;
+    }
+    slots
+}
 
 fn check_rulebook_numbers(cards: &BTreeMap<CardNumber, Card>, problems: &mut Vec<ContentProblem>) {
     let expected = |n: u16| RULEBOOK_NUMBERS.iter().find(|r| (r.0..=r.1).contains(&n));

@@ -7,9 +7,13 @@
 //! - [`naive_game`]: the legal steps of a whole game by brute force, the reference
 //!   `Game::legal` is tested and benchmarked against.
 //! - [`selfplay`]: whole games played by a built-in policy.
+//! - [`game_positions`]: turn starts of self-played games, cut down for naive searches.
+//! - [`turn`]: the best turn of a whole game by a stated evaluation, exact, and its naive
+//!   reference.
 //! - [`instances`]: random boards for tests and benchmarks: house-set boards and synthetic
 //!   track networks.
 
+pub mod game_positions;
 pub mod hops;
 pub mod instances;
 pub mod naive;
@@ -19,5 +23,6 @@ pub mod selfplay;
 pub mod station_set;
 pub mod turn;
 mod turn_bound;
+mod turn_expand;
 
 pub use route::{RouteAnswer, RouteSolution, SearchOptions, best_routes};

@@ -18,6 +18,7 @@ use signalbox_engine::express01::game::{Action, Budget, Game, Pair, Phase, Refer
 use signalbox_engine::express01::position::WestBonus;
 
 use super::turn_bound::expand_upper;
+use super::turn_expand;
 
 /// The evaluation of a state for `player` (A1): their capital less the highest capital of the
 /// other players.
@@ -50,6 +51,9 @@ pub struct TurnAnswer {
     pub bound: i32,
     /// States visited.
     pub nodes: u64,
+    /// Lines the game refused when played out: always 0 unless the search has a defect (the
+    /// tests check it).
+    pub refused: u64,
 }
 
 impl TurnAnswer {
@@ -169,6 +173,7 @@ pub fn best_turns(game: &Game<'_>, referee: &dyn Referee, top: usize, deadline: 
         line: Vec::new(),
         deadline,
         stopped: false,
+        refused: 0,
     };
     let root_bound = upper(game, mover);
     s.visit(game, referee);
@@ -178,7 +183,7 @@ pub fn best_turns(game: &Game<'_>, referee: &dyn Referee, top: usize, deadline: 
     }
     let proven = !s.stopped;
     let bound = if proven { turns[0].value } else { root_bound.max(turns[0].value) };
-    TurnAnswer { turns, proven, bound, nodes: s.nodes }
+    TurnAnswer { turns, proven, bound, nodes: s.nodes, refused: s.refused }
 }
 
 struct Search {
@@ -192,6 +197,8 @@ struct Search {
     line: Vec<Step>,
     deadline: Option<Instant>,
     stopped: bool,
+    /// Lines of A) the game refused when played out (a defect; the tests assert none).
+    refused: u64,
 }
 
 impl Search {
@@ -209,19 +216,31 @@ impl Search {
         self.found.truncate(self.top);
     }
 
-    fn visit(&mut self, g: &Game<'_>, referee: &dyn Referee) {
+    /// Counts a state; whether the deadline has passed.
+    fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.stopped
-            || (self.nodes % 1024 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) && {
-                self.stopped = true;
-                true
-            })
-        {
+        if !self.stopped && self.nodes.is_multiple_of(1024) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    fn visit(&mut self, g: &Game<'_>, referee: &dyn Referee) {
+        if self.tick() {
             return;
         }
         if let Some(t) = self.threshold()
             && upper(g, self.mover) <= t
         {
+            return;
+        }
+        if matches!(g.phase(), Phase::Expand { budget: Budget::Spent, west: false })
+            && g.action() == Some(Action::Expand)
+            && order_free(g)
+        {
+            // A8: the rest of A) with the cards paid named when they matter.
+            let mut sink = ExpandSink { search: self, referee };
+            turn_expand::search(g, &mut sink);
             return;
         }
         for step in choices(g, referee) {
@@ -236,6 +255,39 @@ impl Search {
             }
             self.line.pop();
         }
+    }
+}
+
+/// The turn search seen from the search of A): lines of A) are continued to the end of the
+/// turn (B) after A) ends at once, A4) and offered.
+struct ExpandSink<'s, 'r> {
+    search: &'s mut Search,
+    referee: &'r dyn Referee,
+}
+
+impl turn_expand::Sink for ExpandSink<'_, '_> {
+    fn threshold(&self) -> Option<i32> {
+        self.search.threshold()
+    }
+
+    fn tick(&mut self) -> bool {
+        self.search.tick()
+    }
+
+    fn finish(&mut self, steps: Vec<Step>, before: &Game<'_>, after: Game<'_>, value: i32) {
+        let depth = self.search.line.len();
+        self.search.line.extend_from_slice(&steps);
+        if ends_turn(before, &after) {
+            debug_assert_eq!(evaluation(before, self.search.mover), value);
+            self.search.offer(before, value);
+        } else if self.search.seen.insert(key(&after)) {
+            self.search.visit(&after, self.referee);
+        }
+        self.search.line.truncate(depth);
+    }
+
+    fn refused(&mut self) {
+        self.search.refused += 1;
     }
 }
 

@@ -32,13 +32,38 @@
 //!   holdings (at most one share a card in hand) and lower `p`'s (a share taken); the bound
 //!   adds the hand to the mover's holdings and takes it from `p`'s.
 
-use signalbox_engine::express01::card::{CardKind, CompanyId};
+use signalbox_engine::express01::card::{CardKind, CardNumber, CompanyId};
 use signalbox_engine::express01::game::{Budget, Game, Phase};
 use signalbox_engine::express01::map::Beyond;
-use signalbox_engine::express01::position::WestBonus;
+use signalbox_engine::express01::position::{Placement, WestBonus};
 
 /// Far: a cell no chain of builds can make buildable.
 const FAR: i32 = i32::MAX / 4;
+
+/// What the bound of A6 reads of a state: the game (for the content, the players and their
+/// holdings, which do not change in A)) and the parts that the search of A) tracks itself.
+pub(crate) struct View<'a, 'c> {
+    /// The game the view starts from.
+    pub g: &'a Game<'c>,
+    /// The board now.
+    pub board: &'a [Placement],
+    /// The mover's cards in hand now.
+    pub hand: i32,
+    /// Whether the black engine can still pay.
+    pub engine: bool,
+    /// The budget of the card paid last.
+    pub budget: Budget,
+    /// The mover's route and station base cards now.
+    pub r: i32,
+    /// See `r`.
+    pub st: i32,
+    /// Every player's capital now.
+    pub capitals: Vec<i32>,
+    /// Base cards upgraded now (0: the game's first build is still to come).
+    pub upgraded: usize,
+    /// West bonuses still to come.
+    pub west: i32,
+}
 
 /// An upper bound on the evaluation at the end of the turn, for a state in which the mover can
 /// still build and no bonus payment can come (A6). `shares_ahead`: the state is in the B) that
@@ -47,37 +72,122 @@ pub(crate) fn expand_upper(g: &Game<'_>, mover: usize, shares_ahead: bool) -> i3
     let catalogue = g.catalogue();
     let map = g.map();
     let board = g.board();
-    let seats = g.seats();
-    let hand = seats[mover].hand.len() as i32;
-    let engine = g.black_engine() == Some(mover) && !g.engine_used();
-    let own = g.capital(mover).total() as i32;
-
-    // Station cards a plan can lay: every copy not in another player's hand.
-    let available = |n| {
-        let Some(card) = catalogue.card(n) else { return false };
-        let held: usize = seats
-            .iter()
-            .enumerate()
-            .filter(|&(p, _)| p != mover)
-            .map(|(_, s)| s.hand.iter().filter(|&&h| h == n).count())
-            .sum();
-        usize::from(card.copies) > held
+    let at_base = |c: usize| board[c].card == map.cells[c].base;
+    let pile = |k: CardKind| {
+        g.seats()[mover].base_cards.iter().filter(|&&n| catalogue.card(n).is_some_and(|c| c.kind == k)).count() as i32
     };
+    let west_cells: Vec<usize> = map.west_bonus.iter().filter_map(|&b| map.cell_of(b)).collect();
+    let west = i32::from(matches!(g.phase(), Phase::Expand { west: true, .. }))
+        + match g.rules().west_bonus {
+            WestBonus::Once => i32::from(!west_cells.is_empty() && west_cells.iter().all(|&c| at_base(c))),
+            WestBonus::EachCard => west_cells.iter().filter(|&&c| at_base(c)).count() as i32,
+        };
+    let budget = match g.phase() {
+        Phase::Expand { budget, .. } => *budget,
+        _ => Budget::Spent,
+    };
+    let view = View {
+        g,
+        board,
+        hand: g.seats()[mover].hand.len() as i32,
+        engine: g.black_engine() == Some(mover) && !g.engine_used(),
+        budget,
+        r: pile(CardKind::BaseRoute),
+        st: pile(CardKind::BaseStation),
+        capitals: (0..g.seats().len()).map(|p| g.capital(p).total() as i32).collect(),
+        upgraded: g.upgraded(),
+        west,
+    };
+    let pending = match g.phase() {
+        Phase::Buying { company, .. } | Phase::Taking { company, .. } => g.stations(*company) as i32,
+        _ => 0,
+    };
+    let engine_take = i32::from(view.engine && shares_ahead);
+    bound(&view, &Prep::new(g, mover), mover, shares_ahead) + pending + engine_take
+}
 
-    let distance = distances(g);
+/// What the bound reads of the station cards, computed once for a state's other players' hands:
+/// the kinds of station card (the companies of a card's stations) with the copies of their
+/// cards not in another player's hand, and the kinds each station base lists.
+pub(crate) struct Prep {
+    kinds: Vec<(Vec<CompanyId>, i32)>,
+    takes: Vec<Vec<usize>>,
+}
+
+impl Prep {
+    /// The station kinds of `g` for `mover`.
+    pub(crate) fn new(g: &Game<'_>, mover: usize) -> Prep {
+        let catalogue = g.catalogue();
+        let map = g.map();
+        let seats = g.seats();
+        let copies_left = |n| -> i32 {
+            let Some(card) = catalogue.card(n) else { return 0 };
+            let held: usize = seats
+                .iter()
+                .enumerate()
+                .filter(|&(p, _)| p != mover)
+                .map(|(_, s)| s.hand.iter().filter(|&&h| h == n).count())
+                .sum();
+            (i32::from(card.copies) - held as i32).max(0)
+        };
+        let mut kinds: Vec<(Vec<CompanyId>, i32)> = Vec::new();
+        let mut counted: Vec<CardNumber> = Vec::new();
+        let mut takes = vec![Vec::new(); map.cells.len()];
+        for (c, cell) in map.cells.iter().enumerate() {
+            let Some(base) = catalogue.card(cell.base) else { continue };
+            if base.kind != CardKind::BaseStation {
+                continue;
+            }
+            for &n in &base.upgrades {
+                let Some(card) = catalogue.card(n) else { continue };
+                let left = copies_left(n);
+                if left == 0 {
+                    continue;
+                }
+                let mut companies: Vec<CompanyId> = card.stations.iter().filter_map(|s| s.company).collect();
+                companies.sort_unstable();
+                let q = match kinds.iter().position(|(k, _)| *k == companies) {
+                    Some(q) => q,
+                    None => {
+                        kinds.push((companies, 0));
+                        kinds.len() - 1
+                    }
+                };
+                if !counted.contains(&n) {
+                    counted.push(n);
+                    kinds[q].1 += left;
+                }
+                if !takes[c].contains(&q) {
+                    takes[c].push(q);
+                }
+            }
+        }
+        Prep { kinds, takes }
+    }
+}
+
+/// The bound of A6 on a view (see the module's comment).
+pub(crate) fn bound(v: &View<'_, '_>, prep: &Prep, mover: usize, shares_ahead: bool) -> i32 {
+    let g = v.g;
+    let catalogue = g.catalogue();
+    let map = g.map();
+    let board = v.board;
+    let seats = g.seats();
+    let hand = v.hand;
+    let engine = v.engine;
+    let own = v.capitals[mover];
+
+    let distance = distances(g, board, v.upgraded);
     let at_base = |c: usize| board[c].card == map.cells[c].base;
     let kind_of = |c: usize| catalogue.card(map.cells[c].base).map(|b| b.kind);
-    let route_bases = (0..board.len()).filter(|&c| at_base(c) && kind_of(c) == Some(CardKind::BaseRoute)).count() as i32;
+    let route_bases =
+        (0..board.len()).filter(|&c| at_base(c) && kind_of(c) == Some(CardKind::BaseRoute)).count() as i32;
+    let (r, st) = (v.r, v.st);
 
-    let pile = |k: CardKind| {
-        seats[mover].base_cards.iter().filter(|&&n| catalogue.card(n).is_some_and(|c| c.kind == k)).count() as i32
-    };
-    let (r, st) = (pile(CardKind::BaseRoute), pile(CardKind::BaseStation));
-
-    let (free, free_route_only) = match g.phase() {
-        Phase::Expand { budget: Budget::Fresh, .. } => (true, false),
-        Phase::Expand { budget: Budget::OneRoute(_), .. } => (true, true),
-        _ => (false, false),
+    let (free, free_route_only) = match v.budget {
+        Budget::Fresh => (true, false),
+        Budget::OneRoute(_) => (true, true),
+        Budget::Spent => (false, false),
     };
     let units = hand + i32::from(engine);
     // Cards paid for `k` station upgrades and `t` route upgrades, if the hand can pay them.
@@ -91,64 +201,50 @@ pub(crate) fn expand_upper(g: &Game<'_>, mover: usize, shares_ahead: bool) -> i3
         };
         (paid <= units).then(|| paid.min(hand) + 2 * (paid - hand).max(0))
     };
-
-    let west_cells: Vec<usize> = map.west_bonus.iter().filter_map(|&b| map.cell_of(b)).collect();
-    let west = i32::from(matches!(g.phase(), Phase::Expand { west: true, .. }))
-        + match g.rules().west_bonus {
-            WestBonus::Once => i32::from(!west_cells.is_empty() && west_cells.iter().all(|&c| at_base(c))),
-            WestBonus::EachCard => west_cells.iter().filter(|&&c| at_base(c)).count() as i32,
-        };
-    let extra = if shares_ahead { units } else { 0 };
-    let pending = match g.phase() {
-        Phase::Buying { company, .. } | Phase::Taking { company, .. } => g.stations(*company) as i32,
-        _ => 0,
+    let west = v.west;
+    // A share bought in the B) before A) costs the company's stations, at least 1.
+    let extra = |company: CompanyId| -> i32 {
+        let price = g.stations(company) as i32;
+        if shares_ahead && price > 0 { units / price } else { 0 }
     };
-    let engine_take = i32::from(engine && shares_ahead);
-
-    // The unbuilt station bases: distance and the cards that may lie on them.
-    let stations: Vec<(usize, i32)> = (0..board.len())
-        .filter(|&c| at_base(c) && kind_of(c) == Some(CardKind::BaseStation) && distance[c] < FAR)
-        .map(|c| (c, distance[c]))
+    let stations: Vec<(i32, &[usize])> = (0..board.len())
+        .filter(|&c| at_base(c) && distance[c] < FAR && !prep.takes[c].is_empty())
+        .map(|c| (distance[c], prep.takes[c].as_slice()))
         .collect();
+    let kinds = &prep.kinds;
     let max_t = 2 * units + 2;
 
     let opponents: Vec<usize> = (0..seats.len()).filter(|&p| p != mover).collect();
     let margins: Vec<(i32, Option<usize>)> = if opponents.is_empty() {
         vec![(own, None)]
     } else {
-        opponents.iter().map(|&p| (own - g.capital(p).total() as i32, Some(p))).collect()
+        opponents.iter().map(|&p| (own - v.capitals[p], Some(p))).collect()
     };
     let mut best_bound = i32::MAX;
     for (margin, p) in margins {
         let gain = |company: CompanyId| -> i32 {
-            let mine = g.holding(mover, company) as i32 + extra;
-            let theirs = p.map_or(0, |p| (g.holding(p, company) as i32 - extra).max(0));
+            let mine = g.holding(mover, company) as i32 + extra(company);
+            let theirs = p.map_or(0, |p| (g.holding(p, company) as i32 - extra(company)).max(0));
             mine - theirs
         };
-        // Each station base's best station card for this margin, and its distance.
-        let mut values: Vec<(i32, i32)> = stations
-            .iter()
-            .map(|&(c, d)| {
-                let base = catalogue.card(map.cells[c].base).expect("a base card");
-                let v = base
-                    .upgrades
-                    .iter()
-                    .filter(|&&n| available(n))
-                    .filter_map(|&n| catalogue.card(n))
-                    .map(|card| card.stations.iter().filter_map(|s| s.company).map(gain).sum::<i32>())
-                    .max();
-                (v.unwrap_or(i32::MIN / 4), d)
-            })
-            .filter(|&(v, _)| v > i32::MIN / 4)
-            .collect();
-        values.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        let worth: Vec<i32> = kinds.iter().map(|(k, _)| k.iter().map(|&c| gain(c)).sum()).collect();
         let mut best = 0;
         for t in 0..=max_t {
-            let within: Vec<i32> = values.iter().filter(|&&(_, d)| d <= t).map(|&(v, _)| v).collect();
+            // A plan's stations within distance `t`, each a card of a kind its base lists, at
+            // most a kind's capacity of each: the best `k` of these entries bound any `k` of them
+            // (each base counted for every kind it lists, which only raises the bound).
+            let cells = stations.iter().filter(|(d, _)| *d <= t).count();
+            let mut entries: Vec<i32> = Vec::new();
+            for (q, (_, cap)) in kinds.iter().enumerate() {
+                let n = stations.iter().filter(|(d, takes)| *d <= t && takes.contains(&q)).count() as i32;
+                entries.extend(std::iter::repeat_n(worth[q], n.min(*cap).max(0) as usize));
+            }
+            entries.sort_unstable_by(|a, b| b.cmp(a));
+            entries.truncate(cells);
             let mut sum = 0;
-            for k in 0..=within.len() as i32 {
+            for k in 0..=entries.len() as i32 {
                 if k > 0 {
-                    sum += within[k as usize - 1];
+                    sum += entries[k as usize - 1];
                 }
                 let Some(paid) = cost(k, t) else { break };
                 let a = t.min(route_bases);
@@ -156,7 +252,7 @@ pub(crate) fn expand_upper(g: &Game<'_>, mover: usize, shares_ahead: bool) -> i3
                 best = best.max(sum + pairs - paid);
             }
         }
-        let bound = margin + best + west + pending + engine_take;
+        let bound = margin + best + west;
         best_bound = best_bound.min(bound);
     }
     best_bound
@@ -167,12 +263,11 @@ pub(crate) fn expand_upper(g: &Game<'_>, mover: usize, shares_ahead: bool) -> i3
 /// already built that can still be upgraded (1), or a neighbour at its base, which needs its own
 /// distance plus its build when it is a route base (a station base on the way is free). On the
 /// game's first build every cell is at distance 0 (the first station needs no track).
-fn distances(g: &Game<'_>) -> Vec<i32> {
+fn distances(g: &Game<'_>, board: &[Placement], upgraded: usize) -> Vec<i32> {
     let catalogue = g.catalogue();
     let map = g.map();
-    let board = g.board();
     let n = board.len();
-    if g.upgraded() == 0 {
+    if upgraded == 0 {
         return vec![0; n];
     }
     let at_base = |c: usize| board[c].card == map.cells[c].base;

@@ -1,0 +1,82 @@
+//! Whole-game positions for tests and benchmarks: the turn starts of self-played games, and the
+//! same positions cut down (hands, shares, the black engine) to a size a naive search finishes.
+//! Every card stays in the game: what is cut goes to the bottom of its deck, so a cut position is
+//! as legal as the one it came from.
+
+use signalbox_engine::express01::card::CardNumber;
+use signalbox_engine::express01::catalogue::Catalogue;
+use signalbox_engine::express01::game::{Game, Phase};
+use signalbox_engine::express01::position::{Position, PositionSetup, deck_names};
+use signalbox_engine::express01::record::StartSetup;
+use signalbox_engine::express01::round::Length;
+
+use super::selfplay::{MAX_ROUNDS, Policy, play_out, policy_rng};
+
+/// Every turn start of the game self-played by `policy` from the seed's new game, as positions.
+pub fn turn_starts(
+    catalogue: &Catalogue,
+    map: &str,
+    seed: u64,
+    players: usize,
+    length: Length,
+    policy: Policy,
+) -> Vec<PositionSetup> {
+    let names = ["A", "B", "C", "D"][..players.clamp(1, 4)].iter().map(|s| s.to_string()).collect();
+    let start = StartSetup::new(map, seed, names, length);
+    let Ok(setup) = start.position(catalogue) else { return Vec::new() };
+    let Ok(position) = Position::from_setup(setup, catalogue) else { return Vec::new() };
+    let Ok(mut game) = Game::from_position(&position) else { return Vec::new() };
+    let mut starts = Vec::new();
+    play_out(&mut game, policy, &mut policy_rng(seed), MAX_ROUNDS, &mut |g, _| {
+        if *g.phase() == Phase::Pair {
+            starts.push(g.to_setup());
+        }
+    });
+    starts
+}
+
+/// What [`cut`] keeps of a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cut {
+    /// Cards kept in each hand (the lowest numbers; the rest go to their decks).
+    pub hand: usize,
+    /// Whether the black engine stays (otherwise it counts as used this round).
+    pub engine: bool,
+    /// Whether the player to move keeps their shares (without them they cannot start a bonus
+    /// payment, whose draws multiply a naive search's work).
+    pub mover_shares: bool,
+}
+
+/// `setup` cut down as `cut` says; `mover` is the seat to move.
+pub fn cut(catalogue: &Catalogue, mut setup: PositionSetup, mover: usize, cut: Cut) -> PositionSetup {
+    if !cut.engine && setup.black_engine.take().is_some() {
+        setup.black_engine_used = true;
+    }
+    let kinds: Vec<_> = catalogue.maps.iter().flat_map(|m| deck_names(&m.kinds)).collect();
+    let mut to_decks: Vec<u16> = Vec::new();
+    for (seat, p) in setup.players.iter_mut().enumerate() {
+        p.hand.sort_unstable();
+        to_decks.extend(p.hand.drain(cut.hand.min(p.hand.len())..));
+        if seat == mover && !cut.mover_shares {
+            to_decks.append(&mut p.shares);
+            p.share_counts = None;
+        }
+    }
+    if let Some(decks) = setup.decks.as_mut() {
+        for n in to_decks {
+            let Some(card) = catalogue.card(CardNumber(n)) else { continue };
+            let Some((name, _)) = kinds.iter().find(|(_, (k, st))| *k == card.kind && *st == card.stage) else {
+                continue;
+            };
+            // Positions list decks top first: the card goes under the deck.
+            decks.entry(name.to_string()).or_default().push(n);
+        }
+    }
+    setup
+}
+
+/// The game of a position, if it is a legal whole game.
+pub fn game_of<'c>(catalogue: &'c Catalogue, setup: PositionSetup) -> Option<Game<'c>> {
+    let position = Position::from_setup(setup, catalogue).ok()?;
+    Game::from_position(&position).ok()
+}
