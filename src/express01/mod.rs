@@ -1,5 +1,6 @@
 //! `signalbox express01 ...`: Express 01 commands.
 
+mod advise;
 mod new;
 mod play;
 mod record;
@@ -85,6 +86,22 @@ enum Command {
     ///   signalbox express01 selfplay --players 4 --map usa --long --policy greedy --record game.json
     #[command(verbatim_doc_comment)]
     Selfplay(selfplay::SelfplayArgs),
+    /// The best turn of the player to move, searched exactly over the turn's choices: the
+    /// action pair, the cards paid, the upgrades (cell, card, turned or not), the shares and
+    /// where from, the bonus company and the black engine, the turn order exchange. By a stated
+    /// evaluation: the mover's capital less the strongest opponent's at the end of the turn
+    /// (docs/rules/express-01.md, A1-A9). It assumes every hand and the order of every deck
+    /// known, as after a game or with open hands, and says so.
+    ///
+    /// Without POSITION, an embedded sample (a whole game in round 7) is used. A search cut
+    /// short by --time-limit prints the best turn found and an upper bound, "not proven".
+    ///
+    /// Examples:
+    ///   signalbox express01 advise
+    ///   signalbox express01 advise game.json --top 5 --json
+    ///   signalbox express01 advise game.json --time-limit 10 --svg after.svg
+    #[command(verbatim_doc_comment)]
+    Advise(advise::AdviseArgs),
     /// Hot-seat play of a whole game in the terminal: the board drawn when a turn starts, the
     /// hand of the player who chooses shown (only theirs), the legal steps offered as menus
     /// (grouped by kind when long) or typed in the readable form. Input is read line by line
@@ -146,6 +163,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Command::New(a) => new::run(a),
         Command::Selfplay(a) => selfplay::run(a),
         Command::Play(a) => play::run(a),
+        Command::Advise(a) => advise::run(a),
     }
 }
 

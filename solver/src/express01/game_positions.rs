@@ -80,3 +80,10 @@ pub fn game_of<'c>(catalogue: &'c Catalogue, setup: PositionSetup) -> Option<Gam
     let position = Position::from_setup(setup, catalogue).ok()?;
     Game::from_position(&position).ok()
 }
+
+/// The embedded sample of `express01 advise`: round 7 of a greedy self-played 3-player short game
+/// on the Germany map (seed 1), the first player to move with seven cards in hand.
+/// Regenerated and compared by a test (`tests/cli_express01_advise.rs`).
+pub fn advice_sample(catalogue: &Catalogue) -> Option<PositionSetup> {
+    turn_starts(catalogue, "germany", 1, 3, Length::Short, Policy::Greedy).into_iter().nth(18)
+}

@@ -14,7 +14,7 @@ use std::hash::{Hash, Hasher};
 use std::time::Instant;
 
 use signalbox_engine::express01::card::{CardKind, CompanyId};
-use signalbox_engine::express01::game::{Action, Budget, Game, Pair, Phase, Referee, Source, Step};
+use signalbox_engine::express01::game::{Action, Budget, Game, Pair, Phase, Referee, Source, Spend, Step};
 use signalbox_engine::express01::position::WestBonus;
 
 use super::turn_bound::expand_upper;
@@ -40,8 +40,9 @@ pub struct Turn {
 /// What a search found: the best turns, whether the best is proven, and the work done.
 #[derive(Clone, Debug)]
 pub struct TurnAnswer {
-    /// The best turns, best first, each leading to a different position (ties in the search's
-    /// order); at most the `top` asked for, at least one.
+    /// The best turns, best first, each a different plan (`plan`: pair, purchases and their
+    /// sources, upgrades, bonus, exchange; ties in the search's order); at most the `top` asked
+    /// for, at least one.
     pub turns: Vec<Turn>,
     /// Whether the search finished: then `turns[0]` is proven best and every turn not listed is
     /// worth no more than the last one listed.
@@ -85,6 +86,35 @@ fn key(game: &Game<'_>) -> u128 {
     let mut b = std::collections::hash_map::DefaultHasher::new();
     game.hash_ignoring_deck_order(&mut b);
     (u128::from(a.finish()) << 64) | u128::from(b.finish()) ^ 1
+}
+
+/// What tells two turns apart for the list of best turns: their plan. The action pair, the
+/// companies bought and where each share came from (the decks, or which player), the upgrades
+/// (cell, card, turned), the black engine paid or not, the bonus company and the black engine
+/// as a share, the exchange. Which cards of the hand paid, which copy or which share card of a
+/// company was taken, and which decks the bonus cards came from do not make a different plan.
+fn plan(steps: &[Step]) -> u128 {
+    let mut parts: Vec<(u8, u64)> = Vec::new();
+    let mut buying = None;
+    for step in steps {
+        match *step {
+            Step::Pair(p) => parts.push((0, p as u64)),
+            Step::Buy(c) => buying = Some(u64::from(c.0)),
+            Step::Take(Source::Deck { .. }) => parts.push((1, buying.unwrap_or(0) << 8 | 0xff)),
+            Step::Take(Source::Player { player, .. }) => parts.push((1, buying.unwrap_or(0) << 8 | player as u64)),
+            Step::Build(b) => parts.push((2, (b.cell as u64) << 20 | u64::from(b.card.0) << 1 | u64::from(b.turned))),
+            Step::Pay(Spend::Engine) => parts.push((3, 0)),
+            Step::Bonus { company, engine, .. } => parts.push((4, u64::from(company.0) << 1 | u64::from(engine))),
+            Step::Swap(p) => parts.push((5, p as u64)),
+            _ => {}
+        }
+    }
+    parts.sort_unstable();
+    let mut a = rustc_hash::FxHasher::default();
+    parts.hash(&mut a);
+    let mut b = std::collections::hash_map::DefaultHasher::new();
+    parts.hash(&mut b);
+    (u128::from(a.finish()) << 64) | u128::from(b.finish())
 }
 
 /// Whether the order of the cards within the decks can no longer change the value of the turn
@@ -154,36 +184,128 @@ pub fn naive_best(game: &Game<'_>, referee: &dyn Referee) -> Option<i32> {
 
 /// The exact best turn from `game` (A2, A3): the highest evaluation any legal continuation of the
 /// turn reaches, with a turn reaching it.
-pub fn best_turn(game: &Game<'_>, referee: &dyn Referee) -> TurnAnswer {
+pub fn best_turn<R: Referee + Sync + ?Sized>(game: &Game<'_>, referee: &R) -> TurnAnswer {
     best_turns(game, referee, 1, None)
 }
 
-/// The `top` best turns from `game` (A2, A3), each ending in a different position, searched
-/// exactly; with a deadline, the search stops there and the answer says it is not proven, with
-/// an upper bound on the best value.
-pub fn best_turns(game: &Game<'_>, referee: &dyn Referee, top: usize, deadline: Option<Instant>) -> TurnAnswer {
-    let mover = game.mover();
-    let mut s = Search {
-        mover,
-        top: top.max(1),
-        seen: HashSet::new(),
-        ends: HashSet::new(),
-        found: Vec::new(),
-        nodes: 0,
-        line: Vec::new(),
-        deadline,
-        stopped: false,
-        refused: 0,
+/// The `top` best turns from `game` (A2, A3), each a different plan, searched
+/// exactly on one thread; with a deadline, the search stops there and the answer says it is
+/// not proven, with an upper bound on the best value. The same as [`best_turns_on`] with one
+/// thread.
+pub fn best_turns<R: Referee + Sync + ?Sized>(
+    game: &Game<'_>,
+    referee: &R,
+    top: usize,
+    deadline: Option<Instant>,
+) -> TurnAnswer {
+    best_turns_with(game, referee, top, deadline, &|jobs| jobs.into_iter().map(|job| job()).collect())
+}
+
+/// As [`best_turns`], with the action pairs of a turn start searched on `threads` threads. The
+/// answer does not depend on the number of threads: the bonus payment's pair is searched first,
+/// then each other pair on its own with the value the first pair reached to beat, and the turns
+/// found are merged in the pairs' order.
+pub fn best_turns_on<R: Referee + Sync + ?Sized>(
+    game: &Game<'_>,
+    referee: &R,
+    top: usize,
+    deadline: Option<Instant>,
+    threads: usize,
+) -> TurnAnswer {
+    use rayon::prelude::*;
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).build();
+    let run = |jobs: Vec<Job<'_>>| -> Vec<Part> {
+        match &pool {
+            Ok(pool) => pool.install(|| jobs.into_par_iter().map(|job| job()).collect()),
+            Err(_) => jobs.into_iter().map(|job| job()).collect(),
+        }
     };
-    let root_bound = upper(game, mover);
-    s.visit(game, referee);
-    let mut turns = s.found;
+    best_turns_with(game, referee, top, deadline, &run)
+}
+
+/// A referee seen through `dyn`, whatever its own type.
+struct Dyn<'r, R: ?Sized>(&'r R);
+
+impl<R: Referee + ?Sized> Referee for Dyn<'_, R> {
+    fn best_payout(
+        &self,
+        network: &signalbox_engine::express01::network::Network,
+        task: signalbox_engine::express01::route::RouteTask,
+    ) -> Option<u32> {
+        self.0.best_payout(network, task)
+    }
+}
+
+/// What one pair's search found.
+struct Part {
+    found: Vec<Turn>,
+    stopped: bool,
+    nodes: u64,
+    refused: u64,
+    /// The pair's bound (A2).
+    upper: i32,
+}
+
+type Job<'a> = Box<dyn FnOnce() -> Part + Send + 'a>;
+
+fn best_turns_with<R: Referee + Sync + ?Sized>(
+    game: &Game<'_>,
+    referee: &R,
+    top: usize,
+    deadline: Option<Instant>,
+    run: &dyn Fn(Vec<Job<'_>>) -> Vec<Part>,
+) -> TurnAnswer {
+    let mover = game.mover();
+    let top = top.max(1);
+    let search_from = |start: &Game<'_>, first: Option<Step>, threshold: Option<i32>| -> Part {
+        let mut s = Search::new(mover, top, deadline, threshold);
+        let referee: &dyn Referee = &Dyn(referee);
+        let upper = match first {
+            None => {
+                s.visit(start, referee);
+                upper(start, mover)
+            }
+            Some(step) => {
+                let mut h = start.clone();
+                h.play_unchecked(step);
+                s.line.push(step);
+                s.visit(&h, referee);
+                upper(&h, mover)
+            }
+        };
+        Part { found: s.found, stopped: s.stopped, nodes: s.nodes, refused: s.refused, upper }
+    };
+    let parts: Vec<Part> = if *game.phase() == Phase::Pair {
+        let pairs = choices(game, &Dyn(referee));
+        let (bonus, rest): (Vec<Step>, Vec<Step>) = pairs.into_iter().partition(|s| *s == Step::Pair(Pair::BonusOrder));
+        let mut parts: Vec<Part> = bonus.iter().map(|&p| search_from(game, Some(p), None)).collect();
+        let threshold = parts.first().and_then(|p| (p.found.len() >= top).then(|| p.found[top - 1].value));
+        let jobs: Vec<Job<'_>> =
+            rest.into_iter().map(|p| -> Job<'_> { Box::new(move || search_from(game, Some(p), threshold)) }).collect();
+        // The jobs borrow the referee, which is shared only when it is `Sync` (`best_turns_on`).
+        parts.extend(run(jobs));
+        parts
+    } else {
+        vec![search_from(game, None, None)]
+    };
+    let mut turns: Vec<Turn> = parts.iter().flat_map(|p| p.found.iter().cloned()).collect();
+    turns.sort_by_key(|t| std::cmp::Reverse(t.value));
+    turns.truncate(top);
     if turns.is_empty() {
         turns.push(Turn { steps: Vec::new(), value: evaluation(game, mover) });
     }
-    let proven = !s.stopped;
-    let bound = if proven { turns[0].value } else { root_bound.max(turns[0].value) };
-    TurnAnswer { turns, proven, bound, nodes: s.nodes, refused: s.refused }
+    let proven = parts.iter().all(|p| !p.stopped);
+    let bound = parts
+        .iter()
+        .map(|p| if p.stopped { p.upper.max(p.found.first().map_or(i32::MIN, |t| t.value)) } else { i32::MIN })
+        .fold(turns[0].value, i32::max);
+    TurnAnswer {
+        turns,
+        proven,
+        bound,
+        nodes: parts.iter().map(|p| p.nodes).sum(),
+        refused: parts.iter().map(|p| p.refused).sum(),
+    }
 }
 
 struct Search {
@@ -199,16 +321,35 @@ struct Search {
     stopped: bool,
     /// Lines of A) the game refused when played out (a defect; the tests assert none).
     refused: u64,
+    /// A value known to be reached elsewhere, which a turn must beat.
+    floor: Option<i32>,
 }
 
 impl Search {
-    /// The value a turn must beat to enter the list.
-    fn threshold(&self) -> Option<i32> {
-        (self.found.len() >= self.top).then(|| self.found[self.top - 1].value)
+    fn new(mover: usize, top: usize, deadline: Option<Instant>, floor: Option<i32>) -> Search {
+        Search {
+            mover,
+            top,
+            seen: HashSet::new(),
+            ends: HashSet::new(),
+            found: Vec::new(),
+            nodes: 0,
+            line: Vec::new(),
+            deadline,
+            stopped: false,
+            refused: 0,
+            floor,
+        }
     }
 
-    fn offer(&mut self, end: &Game<'_>, value: i32) {
-        if self.threshold().is_some_and(|t| value <= t) || !self.ends.insert(key(end)) {
+    /// The value a turn must beat to enter the list.
+    fn threshold(&self) -> Option<i32> {
+        let own = (self.found.len() >= self.top).then(|| self.found[self.top - 1].value);
+        own.max(self.floor)
+    }
+
+    fn offer(&mut self, value: i32) {
+        if self.threshold().is_some_and(|t| value <= t) || !self.ends.insert(plan(&self.line)) {
             return;
         }
         let at = self.found.iter().position(|t| t.value < value).unwrap_or(self.found.len());
@@ -249,7 +390,7 @@ impl Search {
             self.line.push(step);
             if ends_turn(g, &h) {
                 let value = evaluation(g, self.mover);
-                self.offer(g, value);
+                self.offer(value);
             } else if self.seen.insert(key(&h)) {
                 self.visit(&h, referee);
             }
@@ -279,7 +420,7 @@ impl turn_expand::Sink for ExpandSink<'_, '_> {
         self.search.line.extend_from_slice(&steps);
         if ends_turn(before, &after) {
             debug_assert_eq!(evaluation(before, self.search.mover), value);
-            self.search.offer(before, value);
+            self.search.offer(value);
         } else if self.search.seen.insert(key(&after)) {
             self.search.visit(&after, self.referee);
         }
@@ -423,4 +564,16 @@ fn gain_bound(g: &Game<'_>, mover: usize) -> i32 {
         up = up.max(2 * stations as i32);
     }
     up + i32::from(engine && shares_ahead)
+}
+
+/// Each step of `steps` from `game` in the record's words (`game.describe`, before each step),
+/// and the game after them. Steps are played without checks: give a line the engine has played.
+pub fn in_words<'c>(game: &Game<'c>, steps: &[Step]) -> (Vec<String>, Game<'c>) {
+    let mut g = game.clone();
+    let mut words = Vec::with_capacity(steps.len());
+    for &s in steps {
+        words.push(g.describe(s));
+        g.play_unchecked(s);
+    }
+    (words, g)
 }

@@ -1,0 +1,155 @@
+//! `signalbox express01 advise`: the best turn of the player to move, by a stated evaluation,
+//! with every hand and the order of every deck known (docs/rules/express-01.md, A1-A9).
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use signalbox_engine::express01::game::{Game, Phase};
+use signalbox_engine::express01::position::{ADVICE_SAMPLE_JSON, ADVICE_SAMPLE_LABEL, Position};
+use signalbox_solver::express01::selfplay::BestRoute;
+use signalbox_solver::express01::turn::{TurnAnswer, best_turns_on, evaluation, in_words};
+
+use crate::input::{bad, check_new, read_text, write_new};
+
+/// What the evaluation is, in the words the output prints.
+pub const EVALUATION: &str = "the mover's capital less the strongest opponent's capital at the end of the turn, before \
+                              the next round's government aid (docs/rules/express-01.md, A1)";
+
+/// What the answer assumes known.
+pub const ASSUMES: &str = "every hand and the order of every deck are known, as in the position (open hands, as after \
+                           a game)";
+
+/// Arguments of `express01 advise`.
+#[derive(clap::Args, Debug)]
+pub struct AdviseArgs {
+    /// A whole-game position (JSON with decks, docs/formats/express01-position.md) at the start
+    /// of a turn; default: an embedded sample (round 7 of a self-played 3-player game).
+    position: Option<PathBuf>,
+    /// Content file (TOML, docs/formats/express01-content.md); default: the embedded house set.
+    #[arg(long, value_name = "FILE")]
+    content: Option<PathBuf>,
+    /// How many turns to list: the best and the next best, each a different plan (pair,
+    /// purchases and where from, upgrades, bonus, exchange).
+    #[arg(long, default_value_t = 3, value_name = "K")]
+    top: usize,
+    /// Stop searching after this many seconds and print the best turn found with an upper bound
+    /// on the best value, marked "not proven". Default: 60.
+    #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = crate::flags::seconds)]
+    time_limit: Option<Duration>,
+    /// Threads for the search (the answer is the same for any number).
+    #[arg(long, value_name = "T", allow_negative_numbers = true, value_parser = crate::flags::threads, default_value_t = 2)]
+    threads: usize,
+    /// Draw the board after the best turn to FILE (SVG).
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    /// Replace an existing --svg file.
+    #[arg(long)]
+    force: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `express01 advise`.
+pub fn run(a: AdviseArgs) -> anyhow::Result<()> {
+    if let Some(out) = &a.svg {
+        check_new(out, a.force)?;
+    }
+    if a.top == 0 {
+        return Err(bad("--top: expected at least 1"));
+    }
+    let (_, catalogue) = super::load_content(a.content.as_deref())?;
+    let (label, text) = match &a.position {
+        Some(p) => (p.display().to_string(), read_text(p)?),
+        None => (ADVICE_SAMPLE_LABEL.to_string(), ADVICE_SAMPLE_JSON.to_string()),
+    };
+    let position = Position::from_json(&label, &text, &catalogue).map_err(|e| bad(e.to_string()))?;
+    let game = Game::from_position(&position).map_err(|e| bad(format!("{label}: {e}")))?;
+    if *game.phase() != Phase::Pair {
+        return Err(bad(format!("{label}: the game is over; there is no turn to advise")));
+    }
+    let limit = a.time_limit.unwrap_or(Duration::from_secs(60));
+    let answer = best_turns_on(&game, &BestRoute, a.top, Some(Instant::now() + limit), a.threads);
+    let mover = game.mover();
+    let name = |p: usize| game.seats()[p].name.clone();
+    let turns: Vec<(Vec<String>, Game<'_>, i32)> = answer
+        .turns
+        .iter()
+        .map(|t| {
+            let (words, after) = in_words(&game, &t.steps);
+            (words, after, t.value)
+        })
+        .collect();
+    let capitals = |g: &Game<'_>| -> Vec<(String, u32)> {
+        (0..g.seats().len()).map(|p| (g.seats()[p].name.clone(), g.capital(p).total())).collect()
+    };
+    if let Some(out) = &a.svg {
+        let after = &turns[0].1;
+        let title = format!("{label}: after {}'s best turn (value {:+})", name(mover), turns[0].2);
+        write_new(out, &signalbox_render::express01::picture::board_svg(&after.network(), None, &title), a.force)?;
+    }
+    if a.json {
+        let list: Vec<_> = turns
+            .iter()
+            .map(|(words, after, value)| json!({ "steps": words, "value": value, "capitals_after": capitals(after) }))
+            .collect();
+        let out = json!({
+            "position": label,
+            "round": game.round(),
+            "turn": game.turn(),
+            "mover": name(mover),
+            "assumes": ASSUMES,
+            "evaluation": EVALUATION,
+            "value_now": evaluation(&game, mover),
+            "best": list[0],
+            "alternatives": &list[1..],
+            "proven": answer.proven,
+            "bound": answer.bound,
+            "states": answer.nodes,
+        });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    print!("{}", text_of(&label, &game, &answer, &turns, &capitals, limit));
+    Ok(())
+}
+
+fn text_of(
+    label: &str,
+    game: &Game<'_>,
+    answer: &TurnAnswer,
+    turns: &[(Vec<String>, Game<'_>, i32)],
+    capitals: &dyn Fn(&Game<'_>) -> Vec<(String, u32)>,
+    limit: Duration,
+) -> String {
+    let mover = game.mover();
+    let name = &game.seats()[mover].name;
+    let caps = |g: &Game<'_>| capitals(g).iter().map(|(n, c)| format!("{n} {c}")).collect::<Vec<_>>().join(", ");
+    let mut out = format!(
+        "Express 01 · {label} · round {}, turn {}: {name} to move\nAssumed known: {ASSUMES}.\nEvaluation: {EVALUATION}.\nCapitals now: {} (value now {:+}).\n\n",
+        game.round(),
+        game.turn(),
+        caps(game),
+        evaluation(game, mover),
+    );
+    let (words, after, value) = &turns[0];
+    let proof = if answer.proven {
+        "proven".to_string()
+    } else {
+        format!("best found in {} s; no turn is worth more than {:+}: not proven", limit.as_secs_f64(), answer.bound)
+    };
+    out += &format!("Best turn: value {value:+} ({proof})\n");
+    for (i, w) in words.iter().enumerate() {
+        out += &format!("  {:>2}. {w}\n", i + 1);
+    }
+    out += &format!("  Capitals after it: {}\n", caps(after));
+    if turns.len() > 1 {
+        out += "\nAlternatives (each a different plan: pair, purchases, upgrades, bonus or exchange):\n";
+        for (words, _, value) in &turns[1..] {
+            out += &format!("  {value:+}: {}\n", words.join(", "));
+        }
+    }
+    out += &format!("\n{} states searched.\n", answer.nodes);
+    out
+}
