@@ -1,5 +1,5 @@
 //! The best turn of Express 01 by a stated evaluation, searched exactly over the turn's choices
-//! (rulings A1-A4 of `docs/rules/express-01.md`), and the naive reference it is tested against.
+//! (rulings A1-A10 of `docs/rules/express-01.md`), and the naive reference it is tested against.
 //!
 //! The evaluation of a turn is the mover's capital less the strongest opponent's, when the turn
 //! ends (A1). Its value depends on the end of the turn only, so the search is over the states a
