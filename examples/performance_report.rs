@@ -22,7 +22,7 @@ mod criterion_dir;
 use criterion_dir::criterion_dir;
 
 /// The commands that regenerate the report, as the report states them.
-const COMMANDS: &str = "cargo bench --bench express01_route\ncargo bench --bench express01_game\ncargo bench --bench coe_solve\ncargo bench --bench cube_express_plan\ncargo bench --bench railways_link\ncargo bench --bench railways_roll\ncargo bench --bench coe_analyse\ncargo bench --bench cube_express_analyse\ncargo bench --bench railways_analyse\ncargo run --release --example performance_report";
+const COMMANDS: &str = "cargo bench --bench express01_route\ncargo bench --bench express01_game\ncargo bench --bench express01_turn\ncargo bench --bench coe_solve\ncargo bench --bench cube_express_plan\ncargo bench --bench railways_link\ncargo bench --bench railways_roll\ncargo bench --bench coe_analyse\ncargo bench --bench cube_express_analyse\ncargo bench --bench railways_analyse\ncargo run --release --example performance_report";
 
 /// The targets of the issue.
 const GERMANY_TARGET_NS: f64 = 1e6;
@@ -624,6 +624,7 @@ fn main() {
     );
 
     express01_game_section(w, &dir);
+    express01_turn_section(w, &dir);
     coe_section(w, &dir);
     cube_express_section(w, &dir);
     railways_section(w, &dir);
@@ -638,6 +639,75 @@ fn main() {
         Err(e) => {
             eprintln!("could not write {}: {e}", out_path.display());
             std::process::exit(1);
+        }
+    }
+}
+
+/// The Express 01 best-turn section, from the `express01_turn` benchmark (`benches/express01_turn.rs`).
+fn express01_turn_section(w: &mut String, dir: &Path) {
+    let cases = load_functions(dir, "express01_turn", &["search", "naive", "growth"]);
+    let _ = writeln!(w, "\n## Express 01 best turn\n");
+    if cases.is_empty() {
+        let _ = writeln!(w, "No results: run `cargo bench --bench express01_turn` first.");
+        return;
+    }
+    let empty = BTreeMap::new();
+    let search = cases.get("search").and_then(|m| m.get("small")).and_then(|c| c.time);
+    let naive = cases.get("naive").and_then(|m| m.get("small")).and_then(|c| c.time);
+    let positions = cases.get("search").and_then(|m| m.get("small")).and_then(|c| c.u64("positions")).unwrap_or(0);
+    let _ = writeln!(
+        w,
+        "From `benches/express01_turn.rs`, on one thread. The exact best turn (`turn::best_turns`, rulings A1-A10) \
+         against the naive reference `turn::naive_best` (every legal step of the engine, states told apart only as \
+         equal games, nothing cut) on {positions} small positions of the agreement test's kind (hands of at most \
+         one card), in the same run; before timing both must give the same value at every position. \
+         Criterion's median for all positions.\n"
+    );
+    let _ = writeln!(w, "| positions | search | naive | ratio |");
+    let _ = writeln!(w, "|---:|---:|---:|---:|");
+    let t = |x: Option<Time>| x.map_or_else(|| "–".into(), |t| fmt_time(t.median));
+    let ratio = match (search, naive) {
+        (Some(a), Some(b)) => fmt_ratio(b.median / a.median),
+        _ => "–".into(),
+    };
+    let _ = writeln!(w, "| {positions} | {} | {} | {ratio} |", t(search), t(naive));
+    let growth = cases.get("growth").unwrap_or(&empty);
+    if !growth.is_empty() {
+        let _ = writeln!(
+            w,
+            "\n### How time grows with the cards in hand\n\nMid-game positions of greedy self-played 3-player short \
+             games on both maps (hands of 8 to 12 cards), every hand cut to the size given, each searched once on one \
+             thread with a deadline; the naive reference cannot finish these.\n"
+        );
+        let _ = writeln!(w, "| cards in hand | positions | proven within the deadline | median time | deadline |");
+        let _ = writeln!(w, "|---|---:|---:|---:|---:|");
+        let mut rows: Vec<&Case> = growth.values().collect();
+        rows.sort_by_key(|c| {
+            c.answer.get("hand").and_then(Value::as_str).map_or(99, |h| h.parse::<u32>().unwrap_or(98))
+        });
+        let mut whole_median = None;
+        for c in rows {
+            let hand = c.answer.get("hand").and_then(Value::as_str).unwrap_or("?");
+            let median = c.answer.get("median_seconds").and_then(Value::as_f64).unwrap_or(0.0);
+            if hand == "whole" {
+                whole_median = Some(median);
+            }
+            let _ = writeln!(
+                w,
+                "| {hand} | {} | {} | {} | {} s |",
+                c.u64("positions").unwrap_or(0),
+                c.u64("proven").unwrap_or(0),
+                fmt_time(median * 1e9),
+                c.answer.get("limit_seconds").and_then(Value::as_f64).unwrap_or(0.0)
+            );
+        }
+        if let Some(m) = whole_median {
+            let verdict = if m < 1.0 { "met" } else { "missed" };
+            let _ = writeln!(
+                w,
+                "\n**Target: the best turn of a mid-game position in under 1 s (median): {verdict}** ({}).",
+                fmt_time(m * 1e9)
+            );
         }
     }
 }
