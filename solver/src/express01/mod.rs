@@ -6,14 +6,18 @@
 //!   tested and benchmarked against.
 //! - [`naive_game`]: the legal steps of a whole game by brute force, the reference
 //!   `Game::legal` is tested and benchmarked against.
+//! - [`last_round`]: the exact last round of a game (max^n or paranoid), and
+//!   [`naive_round`], the plain max^n over every legal step it is tested against.
 //! - [`selfplay`]: whole games played by a built-in policy.
 //! - [`instances`]: random boards for tests and benchmarks: house-set boards and synthetic
 //!   track networks.
 
 pub mod hops;
 pub mod instances;
+pub mod last_round;
 pub mod naive;
 pub mod naive_game;
+pub mod naive_round;
 pub mod route;
 pub mod selfplay;
 pub mod station_set;
