@@ -12,6 +12,7 @@
 //! the round's last turn, and searches that turn as one player's optimisation cut by an
 //! admissible bound (L6). [`super::naive_round`] is the reference it is tested against.
 
+use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
@@ -19,7 +20,9 @@ use std::time::Instant;
 
 use signalbox_engine::express01::card::{CardKind, CompanyId};
 use signalbox_engine::express01::game::{Action, Budget, Game, Pair, Phase, Referee, Step};
+use signalbox_engine::express01::network::Network;
 use signalbox_engine::express01::position::WestBonus;
+use signalbox_engine::express01::route::RouteTask;
 
 use super::turn::ends_turn;
 
@@ -80,6 +83,7 @@ pub fn last_round(
         return None;
     }
     let restricted = !game.end_reached();
+    let referee = &Remembered { referee, payouts: RefCell::new(HashMap::new()) };
     let mut s = Search {
         referee,
         opponents,
@@ -174,6 +178,47 @@ fn fingerprint(game: &Game<'_>) -> u128 {
     let mut b = std::collections::hash_map::DefaultHasher::new();
     game.hash(&mut b);
     (u128::from(a.finish()) << 64) | u128::from(b.finish())
+}
+
+/// A referee that asks each question once: the best payout depends on the board's tracks and
+/// stations and the task only, and many states of a round share a board.
+struct Remembered<'r> {
+    referee: &'r dyn Referee,
+    payouts: RefCell<HashMap<u128, Option<u32>>>,
+}
+
+impl Referee for Remembered<'_> {
+    fn best_payout(&self, network: &Network, task: RouteTask) -> Option<u32> {
+        let mut a = rustc_hash::FxHasher::default();
+        let mut b = std::collections::hash_map::DefaultHasher::new();
+        for h in [&mut a as &mut dyn Hasher, &mut b] {
+            for c in &network.cells {
+                c.card.hash(&mut HashWrap(h));
+                c.tracks.hash(&mut HashWrap(h));
+                c.stations.hash(&mut HashWrap(h));
+            }
+            (task.company, task.max_cards, task.rules).hash(&mut HashWrap(h));
+        }
+        let key = (u128::from(a.finish()) << 64) | u128::from(b.finish());
+        if let Some(&v) = self.payouts.borrow().get(&key) {
+            return v;
+        }
+        let v = self.referee.best_payout(network, task);
+        self.payouts.borrow_mut().insert(key, v);
+        v
+    }
+}
+
+/// A `&mut dyn Hasher` as a sized hasher.
+struct HashWrap<'h>(&'h mut dyn Hasher);
+
+impl Hasher for HashWrap<'_> {
+    fn finish(&self) -> u64 {
+        self.0.finish()
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.write(bytes);
+    }
 }
 
 /// Whether `game` is in the round's last turn: every other turn order card shows its back, so
@@ -308,7 +353,7 @@ impl Search<'_> {
             h.play_unchecked(step);
             t.line.push(step);
             if ends_turn(g, &h) {
-                if !(t.require_end && !h.end_reached()) {
+                if !t.require_end || h.end_reached() {
                     let f = capitals(&h);
                     if t.best.as_ref().is_none_or(|(b, _)| self.better(t.mover, &f, b)) {
                         t.best = Some((f, t.line.clone()));
