@@ -163,7 +163,8 @@ fn the_last_round_of_whole_hands() {
     let catalogue = Catalogue::house();
     let referee = BestRoute;
     let limit = std::env::var("LAST_ROUND_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(30);
-    for seed in 1..=5 {
+    let seeds = std::env::var("LAST_ROUND_GAMES").ok().and_then(|s| s.parse().ok()).unwrap_or(5);
+    for seed in 1..=seeds {
         for game in whole_hands(&catalogue, seed).into_iter().take(2) {
             for opponents in [Opponents::MaxN, Opponents::Paranoid] {
                 let t = std::time::Instant::now();

@@ -512,3 +512,26 @@ fn expand_bound(g: &Game<'_>, mover: usize, shares_ahead: bool) -> i64 {
     }
     best + west
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn max_n_ties_go_to_the_strongest_other_lowest_then_the_others_lowest_in_seat_order() {
+        // Own capital first.
+        assert_eq!(maxn_order(0, &[6, 9, 9], &[5, 0, 0]), Ordering::Greater);
+        // Equal own: the strongest other lower wins.
+        assert_eq!(maxn_order(1, &[9, 6, 1], &[2, 6, 8]), Ordering::Less);
+        // Equal own and strongest other: the others in seat order, lexicographically lower.
+        assert_eq!(maxn_order(0, &[5, 3, 4], &[5, 4, 2]), Ordering::Greater);
+        assert_eq!(maxn_order(2, &[1, 7, 3], &[1, 7, 3]), Ordering::Equal);
+    }
+
+    #[test]
+    fn paranoid_ranks_the_margin_then_own_then_the_others_lowest() {
+        assert_eq!(paranoid_order(0, &[5, 6, 0], &[9, 11, 0]), Ordering::Greater);
+        assert_eq!(paranoid_order(0, &[5, 5, 0], &[4, 4, 0]), Ordering::Greater);
+        assert_eq!(paranoid_order(0, &[5, 5, 0], &[5, 5, 1]), Ordering::Greater);
+    }
+}
