@@ -331,8 +331,9 @@ impl Search<'_> {
     }
 
     /// The round's last turn from its start `g`, for a decider ranking by own capital first (L6):
-    /// a depth-first search over the turn's states, each visited once, keeping the best end by
-    /// the decider's order and cutting a state whose bound cannot reach the best end's first key.
+    /// a depth-first search over the turn's states, each visited once (the highest bound first),
+    /// keeping the best end by the decider's order and cutting a state whose bound cannot reach
+    /// the best end's first key.
     /// `require_end`: only ends with the end condition met count (L1).
     fn last_turn(&mut self, g: &Game<'_>, require_end: bool) -> Option<(Vec<u32>, Vec<Step>)> {
         let mut t = LastTurn { mover: g.mover(), require_end, seen: HashSet::new(), best: None, line: Vec::new() };
@@ -348,23 +349,35 @@ impl Search<'_> {
         {
             return;
         }
+        // The ends first; then the states after, the highest bound first (a good end found early
+        // cuts more), each once.
+        let mut next: Vec<(i64, Step, Game<'_>)> = Vec::new();
         for step in self.choices(g, true) {
             let mut h = g.clone();
             h.play_unchecked(step);
-            t.line.push(step);
             if ends_turn(g, &h) {
                 if !t.require_end || h.end_reached() {
                     let f = capitals(&h);
                     if t.best.as_ref().is_none_or(|(b, _)| self.better(t.mover, &f, b)) {
-                        t.best = Some((f, t.line.clone()));
+                        let mut line = t.line.clone();
+                        line.push(step);
+                        t.best = Some((f, line));
                     }
                 }
-            } else if t.seen.insert(fingerprint(&h)) {
-                self.visit_last(t, &h);
+            } else {
+                let bound = if self.stopped { 0 } else { self.first_key_bound(&h, t.mover) };
+                next.push((bound, step, h));
             }
-            t.line.pop();
+        }
+        next.sort_by(|a, b| b.0.cmp(&a.0));
+        for (_, step, h) in next {
             if self.stopped && t.best.is_some() {
                 return;
+            }
+            if t.seen.insert(fingerprint(&h)) {
+                t.line.push(step);
+                self.visit_last(t, &h);
+                t.line.pop();
             }
         }
     }
