@@ -369,7 +369,7 @@ impl Search<'_> {
                 next.push((bound, step, h));
             }
         }
-        next.sort_by(|a, b| b.0.cmp(&a.0));
+        next.sort_by_key(|n| std::cmp::Reverse(n.0));
         for (_, step, h) in next {
             if self.stopped && t.best.is_some() {
                 return;
