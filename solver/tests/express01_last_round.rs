@@ -1,6 +1,7 @@
 //! The exact last round of Express 01 against the naive max^n (and paranoid minimax) over every
-//! legal step, on small end positions (hands cut to one card) from self-played games on both
-//! maps; every line replayed with every rule checked to the finals it states.
+//! legal step, on small end positions (hands cut to one card, at most two shares each) from
+//! self-played games on both maps, 2 and 3 players; every line replayed with every rule checked
+//! to the finals it states.
 
 use signalbox_engine::express01::card::CardNumber;
 use signalbox_engine::express01::catalogue::Catalogue;
