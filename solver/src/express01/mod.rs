@@ -6,6 +6,8 @@
 //!   tested and benchmarked against.
 //! - [`naive_game`]: the legal steps of a whole game by brute force, the reference
 //!   `Game::legal` is tested and benchmarked against.
+//! - [`last_round`]: the exact last round of a game (max^n or paranoid), and
+//!   [`naive_round`], the plain max^n over every legal step it is tested against.
 //! - [`selfplay`]: whole games played by a built-in policy.
 //! - [`game_positions`]: turn starts of self-played games, cut down for naive searches.
 //! - [`turn`]: the best turn of a whole game by a stated evaluation, exact, and its naive
@@ -16,8 +18,10 @@
 pub mod game_positions;
 pub mod hops;
 pub mod instances;
+pub mod last_round;
 pub mod naive;
 pub mod naive_game;
+pub mod naive_round;
 pub mod route;
 pub mod selfplay;
 pub mod station_set;

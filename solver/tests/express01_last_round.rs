@@ -1,0 +1,188 @@
+//! The exact last round of Express 01 against the naive max^n (and paranoid minimax) over every
+//! legal step, on small end positions (hands cut to one card, at most two shares each) from
+//! self-played games on both maps, 2 and 3 players; every line replayed with every rule checked
+//! to the finals it states.
+
+use signalbox_engine::express01::card::CardNumber;
+use signalbox_engine::express01::catalogue::Catalogue;
+use signalbox_engine::express01::game::{Game, Phase};
+use signalbox_engine::express01::position::{Position, PositionSetup, deck_names};
+use signalbox_engine::express01::record::StartSetup;
+use signalbox_engine::express01::round::Length;
+use signalbox_solver::express01::last_round::{LastRound, Opponents, last_round};
+use signalbox_solver::express01::naive_round::naive_last_round_within;
+use signalbox_solver::express01::selfplay::{BestRoute, MAX_ROUNDS, Policy, play_out, policy_rng};
+
+/// The turn starts of the last round of a self-played game from the turn that reached the end
+/// on (that turn's start has the end not reached yet: its mover can reach it), with every
+/// `before`-th earlier turn start of the round (there the mover may not reach it).
+fn last_round_starts(catalogue: &Catalogue, map: &str, seed: u64, players: usize, before: bool) -> Vec<PositionSetup> {
+    let names = ["A", "B", "C", "D"][..players].iter().map(|s| s.to_string()).collect();
+    let start = StartSetup::new(map, seed, names, Length::Short);
+    let setup = start.position(catalogue).expect("a start");
+    let position = Position::from_setup(setup, catalogue).expect("legal");
+    let mut game = Game::from_position(&position).expect("a game");
+    // Each turn start: the round, whether the end is reached at it, and the position.
+    let mut starts: Vec<(u32, bool, PositionSetup)> = Vec::new();
+    play_out(&mut game, Policy::Random, &mut policy_rng(seed), MAX_ROUNDS, &mut |g, _| {
+        if *g.phase() == Phase::Pair {
+            starts.push((g.round(), g.end_reached(), g.to_setup()));
+        }
+    });
+    let last = game.round();
+    let starts: Vec<(bool, PositionSetup)> =
+        starts.into_iter().filter(|(r, ..)| *r == last).map(|(_, e, s)| (e, s)).collect();
+    // The turn that reached the end: the last start without it.
+    let reaching = starts.iter().rposition(|(e, _)| !e);
+    starts
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| reaching.is_none_or(|r| *i >= r) || before)
+        .map(|(_, (_, s))| s)
+        .collect()
+}
+
+/// The position with each hand cut to `keep` cards (the rest put at the bottom of their decks,
+/// so that every card is still once in the game), and without the black engine unless
+/// `engine`.
+fn cut<'c>(catalogue: &'c Catalogue, mut s: PositionSetup, keep: usize, engine: bool) -> Game<'c> {
+    if !engine && s.black_engine.take().is_some() {
+        s.black_engine_used = true;
+    }
+    let kinds = catalogue.maps.iter().flat_map(|m| deck_names(&m.kinds)).collect::<Vec<_>>();
+    for p in &mut s.players {
+        let mut rest: Vec<u16> = p.hand.drain(keep.min(p.hand.len())..).collect();
+        rest.extend(p.shares.drain(SHARES.min(p.shares.len())..));
+        for n in rest {
+            let card = catalogue.card(CardNumber(n)).expect("a card");
+            let deck = kinds.iter().find(|(_, (k, st))| *k == card.kind && *st == card.stage).expect("a deck").0;
+            s.decks.as_mut().expect("decks").entry(deck.to_string()).or_default().push(n);
+        }
+    }
+    let position = Position::from_setup(s, catalogue).expect("still legal");
+    Game::from_position(&position).expect("a game")
+}
+
+/// The line played with every rule checked: each turn by its seat, the game over at its end
+/// with the finals and winners stated.
+fn replay(game: &Game<'_>, found: &LastRound) {
+    let referee = BestRoute;
+    let mut g = game.clone();
+    for turn in &found.line {
+        assert_eq!(g.mover(), turn.seat, "the turn's seat moves");
+        assert_eq!(*g.phase(), Phase::Pair, "a turn starts with its pair");
+        for &step in &turn.steps {
+            g.play(step, &referee).expect("a legal step");
+        }
+    }
+    assert!(g.is_over(), "the line ends the game");
+    let finals: Vec<u32> = (0..g.seats().len()).map(|p| g.capital(p).total()).collect();
+    assert_eq!(finals, found.finals, "the line reaches the stated finals");
+    assert_eq!(g.winners(), found.winners);
+}
+
+/// The shares each player keeps.
+const SHARES: usize = 2;
+
+/// The states the naive search may visit in one position; larger positions are passed over.
+const NAIVE_STATES: usize = 1_500;
+
+#[test]
+fn the_last_round_equals_the_naive_search_and_replays_to_its_finals() {
+    let catalogue = Catalogue::house();
+    let referee = BestRoute;
+    let (mut compared, mut restricted, mut none, mut nodes) = (0, 0, 0, 0u64);
+    let mut seed = 0;
+    while compared < 200 {
+        seed += 1;
+        let map = if seed % 2 == 0 { "germany" } else { "usa" };
+        let players = 2 + (seed as usize / 2) % 2;
+        for (i, setup) in last_round_starts(&catalogue, map, seed, players, seed % 4 == 0).into_iter().enumerate() {
+            let game = cut(&catalogue, setup, 1, (seed as usize + i) % 3 == 0);
+            let mut done = true;
+            for opponents in [Opponents::MaxN, Opponents::Paranoid] {
+                let at = format!("{map} seed {seed} turn {} {opponents:?}", game.turn());
+                let Some(naive) = naive_last_round_within(&game, &referee, opponents, NAIVE_STATES) else {
+                    done = false;
+                    break;
+                };
+                let found = last_round(&game, &referee, opponents, None);
+                assert_eq!(found.as_ref().map(|f| f.finals.clone()), naive, "{at}");
+                match found {
+                    Some(f) => {
+                        assert!(f.proven, "{at}");
+                        assert_eq!(f.restricted, !game.end_reached(), "{at}");
+                        restricted += usize::from(f.restricted);
+                        nodes += f.nodes;
+                        replay(&game, &f);
+                    }
+                    None => none += 1,
+                }
+            }
+            compared += usize::from(done);
+        }
+    }
+    println!(
+        "{compared} positions ({seed} games): {restricted} restricted lines, {none} not in the last round, {nodes} nodes"
+    );
+    assert!(restricted > 0 && none > 0, "{restricted} restricted, {none} not in the last round");
+}
+
+/// The turn starts of a 4-player short game on Germany with whole hands, from the turn that
+/// reaches the end (restricted, L1) to the last.
+fn whole_hands(catalogue: &Catalogue, seed: u64) -> Vec<Game<'_>> {
+    last_round_starts(catalogue, "germany", seed, 4, false)
+        .into_iter()
+        .map(|s| Game::from_position(&Position::from_setup(s, catalogue).expect("legal")).expect("a game"))
+        .collect()
+}
+
+#[test]
+fn past_the_deadline_the_line_found_is_whole_legal_and_not_proven() {
+    let catalogue = Catalogue::house();
+    let referee = BestRoute;
+    let mut cut = 0;
+    for seed in 1..=4 {
+        // Turn starts with the end reached: the default steps complete a line (L7).
+        for game in whole_hands(&catalogue, seed).into_iter().filter(|g| g.end_reached()) {
+            for opponents in [Opponents::MaxN, Opponents::Paranoid] {
+                let found = last_round(&game, &referee, opponents, Some(std::time::Instant::now())).expect("a line");
+                // The deadline is looked at after 1,024 states: a smaller search finishes.
+                assert_eq!(found.proven, found.nodes < 1024, "seed {seed}");
+                assert!(!found.restricted);
+                replay(&game, &found);
+                cut += usize::from(!found.proven);
+            }
+        }
+    }
+    assert!(cut >= 2, "{cut} searches cut by the deadline");
+}
+
+/// The exact last round of 4-player short games on Germany with whole hands, from the start of
+/// the last round, timed (for the performance notes; a measurement, not a check):
+/// `cargo test --release -p signalbox-solver --test express01_last_round -- --ignored --nocapture`
+#[test]
+#[ignore = "a measurement, not a check"]
+fn the_last_round_of_whole_hands() {
+    let catalogue = Catalogue::house();
+    let referee = BestRoute;
+    let limit = std::env::var("LAST_ROUND_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(30);
+    let seeds = std::env::var("LAST_ROUND_GAMES").ok().and_then(|s| s.parse().ok()).unwrap_or(5);
+    for seed in 1..=seeds {
+        for game in whole_hands(&catalogue, seed).into_iter().take(2) {
+            for opponents in [Opponents::MaxN, Opponents::Paranoid] {
+                let t = std::time::Instant::now();
+                let deadline = t + std::time::Duration::from_secs(limit);
+                let found = last_round(&game, &referee, opponents, Some(deadline));
+                println!(
+                    "seed {seed} turn {} {opponents:?}: hands {:?}, end reached {}: {:?}, {:?}",
+                    game.turn(),
+                    game.seats().iter().map(|s| s.hand.len()).collect::<Vec<_>>(),
+                    game.end_reached(),
+                    found.as_ref().map(|f| (f.proven, f.nodes, f.finals.clone())),
+                    t.elapsed()
+                );
+            }
+        }
+    }
+}
