@@ -73,3 +73,32 @@ fn advise_refuses_bad_input_with_exit_2() {
     }
     assert_eq!(std::fs::read_to_string(&svg).expect("kept"), "keep");
 }
+
+#[test]
+fn on_an_end_of_game_position_advise_prints_the_exact_last_round_and_its_line_replays() {
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/express01/last-round.json");
+    let (code, out, err) = run(&["express01", "advise", fixture]);
+    assert_eq!(code, Some(0), "{err}");
+    for needle in ["The exact last round, max^n", "proven", "Final capitals:"] {
+        assert!(out.contains(needle), "{needle:?} missing:\n{out}");
+    }
+    let (code, json, err) = run(&["express01", "advise", fixture, "--json", "--opponents", "paranoid"]);
+    assert_eq!(code, Some(0), "{err}");
+    let v: Value = serde_json::from_str(&json).expect("JSON");
+    let last = &v["last_round"];
+    assert_eq!(last["proven"], true, "{last}");
+    let catalogue = Catalogue::house();
+    let text = std::fs::read_to_string(fixture).expect("the fixture");
+    let position = Position::from_json("fixture", &text, &catalogue).expect("legal");
+    let mut game = Game::from_position(&position).expect("a game");
+    for turn in last["line"].as_array().expect("a line") {
+        for s in turn["steps"].as_array().expect("steps") {
+            let step = game.parse_step(s.as_str().expect("a step")).expect("a step in words");
+            game.play(step, &BestRoute).unwrap_or_else(|e| panic!("{s}: {e}"));
+        }
+    }
+    assert!(game.is_over(), "the line plays the round to the end of the game");
+    for (p, f) in last["finals"].as_array().expect("finals").iter().enumerate() {
+        assert_eq!(i64::from(game.capital(p).total()), f["capital"].as_i64().expect("a capital"));
+    }
+}

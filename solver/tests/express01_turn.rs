@@ -110,17 +110,32 @@ fn the_search_on_whole_hands() {
     }
 }
 
-/// The embedded sample of `express01 advise` is what its generator makes (with
-/// `SIGNALBOX_BLESS=1`, the test writes it).
+/// The embedded sample of `express01 advise` and the last-round fixture of the CLI tests are
+/// what their generators make (with `SIGNALBOX_BLESS=1`, the test writes them).
 #[test]
-fn the_advice_sample_is_what_its_generator_makes() {
+fn the_advice_samples_are_what_their_generators_make() {
+    use signalbox_solver::express01::game_positions::{advice_sample, last_round_sample};
     let catalogue = Catalogue::house();
-    let setup = signalbox_solver::express01::game_positions::advice_sample(&catalogue).expect("a sample");
-    let text = serde_json::to_string_pretty(&setup).expect("JSON") + "\n";
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../engine/data/express01/advice-sample.json");
-    if std::env::var_os("SIGNALBOX_BLESS").is_some() {
-        std::fs::write(path, &text).expect("written");
+    for (setup, path) in [
+        (
+            advice_sample(&catalogue),
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../engine/data/express01/advice-sample.json"),
+        ),
+        (
+            last_round_sample(&catalogue),
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/express01/last-round.json"),
+        ),
+    ] {
+        let setup = setup.expect("a sample");
+        let text = serde_json::to_string_pretty(&setup).expect("JSON") + "\n";
+        if std::env::var_os("SIGNALBOX_BLESS").is_some() {
+            std::fs::write(path, &text).expect("written");
+        }
+        assert_eq!(
+            std::fs::read_to_string(path).unwrap_or_default(),
+            text,
+            "{path}: regenerate with SIGNALBOX_BLESS=1"
+        );
+        assert!(game_of(&catalogue, setup).is_some(), "a legal whole game");
     }
-    assert_eq!(std::fs::read_to_string(path).unwrap_or_default(), text, "regenerate with SIGNALBOX_BLESS=1");
-    assert!(game_of(&catalogue, setup).is_some(), "a legal whole game");
 }

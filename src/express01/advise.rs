@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use signalbox_engine::express01::game::{Game, Phase};
 use signalbox_engine::express01::position::{ADVICE_SAMPLE_JSON, ADVICE_SAMPLE_LABEL, Position};
+use signalbox_solver::express01::last_round::{LastRound, Opponents, last_round};
 use signalbox_solver::express01::selfplay::BestRoute;
 use signalbox_solver::express01::turn::{TurnAnswer, best_turns_on, evaluation, in_words};
 
@@ -19,6 +20,15 @@ pub const EVALUATION: &str = "the mover's capital less the strongest opponent's 
 /// What the answer assumes known.
 pub const ASSUMES: &str = "every hand and the order of every deck are known, as in the position (open hands, as after \
                            a game)";
+
+/// The opponent model of the exact last round.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum OpponentsArg {
+    /// Every player maximises their own final capital (max^n).
+    Maxn,
+    /// Every other player minimises the mover's final lead.
+    Paranoid,
+}
 
 /// Arguments of `express01 advise`.
 #[derive(clap::Args, Debug)]
@@ -40,6 +50,11 @@ pub struct AdviseArgs {
     /// Threads for the search (the answer is the same for any number).
     #[arg(long, value_name = "T", allow_negative_numbers = true, value_parser = crate::flags::threads, default_value_t = 2)]
     threads: usize,
+    /// How the other players choose in the exact last round: `maxn`, each maximises their own
+    /// final capital (docs/rules/express-01.md, L2); `paranoid`, each minimises the mover's
+    /// final lead (L3).
+    #[arg(long, value_enum, default_value_t = OpponentsArg::Maxn)]
+    opponents: OpponentsArg,
     /// Draw the board after the best turn to FILE (SVG).
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
@@ -71,6 +86,11 @@ pub fn run(a: AdviseArgs) -> anyhow::Result<()> {
     }
     let limit = a.time_limit.unwrap_or(Duration::from_secs(60));
     let answer = best_turns_on(&game, &BestRoute, a.top, Some(Instant::now() + limit), a.threads);
+    let opponents = match a.opponents {
+        OpponentsArg::Maxn => Opponents::MaxN,
+        OpponentsArg::Paranoid => Opponents::Paranoid,
+    };
+    let last = last_round(&game, &BestRoute, opponents, Some(Instant::now() + limit));
     let mover = game.mover();
     let name = |p: usize| game.seats()[p].name.clone();
     let turns: Vec<(Vec<String>, Game<'_>, i32)> = answer
@@ -107,12 +127,79 @@ pub fn run(a: AdviseArgs) -> anyhow::Result<()> {
             "proven": answer.proven,
             "bound": answer.bound,
             "states": answer.nodes,
+            "last_round": last.as_ref().map(|l| last_round_json(&game, l, a.opponents)),
         });
         println!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(());
     }
     print!("{}", text_of(&label, &game, &answer, &turns, &capitals, limit));
+    if let Some(l) = &last {
+        print!("{}", last_round_text(&game, l, a.opponents, limit));
+    }
     Ok(())
+}
+
+/// Each turn of a last-round line in words, with its player.
+fn line_in_words(game: &Game<'_>, l: &LastRound) -> Vec<(String, Vec<String>)> {
+    let mut g = game.clone();
+    l.line
+        .iter()
+        .map(|t| {
+            let (words, after) = in_words(&g, &t.steps);
+            g = after;
+            (game.seats()[t.seat].name.clone(), words)
+        })
+        .collect()
+}
+
+fn model(o: OpponentsArg) -> &'static str {
+    match o {
+        OpponentsArg::Maxn => "max^n: every player maximises their own final capital (L2)",
+        OpponentsArg::Paranoid => "paranoid: every other player minimises the mover's final lead (L3)",
+    }
+}
+
+fn last_round_json(game: &Game<'_>, l: &LastRound, o: OpponentsArg) -> serde_json::Value {
+    let names = |ps: &[usize]| ps.iter().map(|&p| game.seats()[p].name.clone()).collect::<Vec<_>>();
+    json!({
+        "opponents": model(o),
+        "restricted": l.restricted,
+        "proven": l.proven,
+        "states": l.nodes,
+        "line": line_in_words(game, l).into_iter().map(|(who, steps)| json!({ "player": who, "steps": steps })).collect::<Vec<_>>(),
+        "finals": (0..game.seats().len()).map(|p| json!({ "player": game.seats()[p].name, "capital": l.finals[p] })).collect::<Vec<_>>(),
+        "winners": names(&l.winners),
+    })
+}
+
+fn last_round_text(game: &Game<'_>, l: &LastRound, o: OpponentsArg, limit: Duration) -> String {
+    let mut out = String::from("\nThe exact last round");
+    if l.restricted {
+        out += " if the game ends this turn (some turns of the mover reach the end)";
+    }
+    out += &format!(
+        ", {}{}:\n",
+        model(o),
+        if l.proven {
+            ", proven".to_string()
+        } else {
+            format!(", not proven: the best line found in {} s", limit.as_secs_f64())
+        }
+    );
+    for (who, words) in line_in_words(game, l) {
+        out += &format!("  {who}: {}\n", words.join(", "));
+    }
+    let finals: Vec<String> =
+        (0..game.seats().len()).map(|p| format!("{} {}", game.seats()[p].name, l.finals[p])).collect();
+    let winners: Vec<String> = l.winners.iter().map(|&p| game.seats()[p].name.clone()).collect();
+    out += &format!(
+        "  Final capitals: {}; {} {}.\n",
+        finals.join(", "),
+        winners.join(" and "),
+        if winners.len() > 1 { "share the victory" } else { "wins" }
+    );
+    out += &format!("  {} states searched.\n", l.nodes);
+    out
 }
 
 fn text_of(

@@ -93,13 +93,20 @@ enum Command {
     /// (docs/rules/express-01.md, A1-A9). It assumes every hand and the order of every deck
     /// known, as after a game or with open hands, and says so.
     ///
+    /// In the last round (an end condition met, or met by some turn of the mover), the rest of
+    /// the round is also searched to the end of the game: every remaining turn, each player
+    /// maximising their own final capital (or, with --opponents paranoid, minimising the
+    /// mover's lead); it prints the line, the final capitals and the winner.
+    ///
     /// Without POSITION, an embedded sample (a whole game in round 7) is used. A search cut
-    /// short by --time-limit prints the best turn found and an upper bound, "not proven".
+    /// short by --time-limit prints the best found, "not proven" (the best turn with an upper
+    /// bound).
     ///
     /// Examples:
     ///   signalbox express01 advise
     ///   signalbox express01 advise game.json --top 5 --json
     ///   signalbox express01 advise game.json --time-limit 10 --svg after.svg
+    ///   signalbox express01 advise last-round.json --opponents paranoid
     #[command(verbatim_doc_comment)]
     Advise(advise::AdviseArgs),
     /// Hot-seat play of a whole game in the terminal: the board drawn when a turn starts, the

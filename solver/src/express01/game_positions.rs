@@ -87,3 +87,13 @@ pub fn game_of<'c>(catalogue: &'c Catalogue, setup: PositionSetup) -> Option<Gam
 pub fn advice_sample(catalogue: &Catalogue) -> Option<PositionSetup> {
     turn_starts(catalogue, "germany", 1, 3, Length::Short, Policy::Greedy).into_iter().nth(18)
 }
+
+/// The last-round position of the `express01 advise` tests: the turn start of a greedy
+/// self-played 3-player short Germany game (seed 6) where the end has just been reached and two
+/// players still move, every hand cut to nothing (the search of a whole last round with cards in hand is slow, see
+/// `reports/performance.md`).
+pub fn last_round_sample(catalogue: &Catalogue) -> Option<PositionSetup> {
+    let setup = turn_starts(catalogue, "germany", 6, 3, Length::Short, Policy::Greedy).into_iter().nth(7)?;
+    let mover = game_of(catalogue, setup.clone())?.mover();
+    Some(cut(catalogue, setup, mover, Cut { hand: 0, engine: true, mover_shares: true }))
+}
