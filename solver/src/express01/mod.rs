@@ -7,9 +7,13 @@
 //! - [`naive_game`]: the legal steps of a whole game by brute force, the reference
 //!   `Game::legal` is tested and benchmarked against.
 //! - [`selfplay`]: whole games played by a built-in policy.
+//! - [`analysis`]: the review of a played game, turn by turn, and the sample game.
+//! - [`turn_within`]: the best-turn search stopped after a number of states (the same answer on
+//!   every machine).
 //! - [`instances`]: random boards for tests and benchmarks: house-set boards and synthetic
 //!   track networks.
 
+pub mod analysis;
 pub mod hops;
 pub mod instances;
 pub mod naive;
@@ -18,5 +22,6 @@ pub mod route;
 pub mod selfplay;
 pub mod station_set;
 pub mod turn;
+pub mod turn_within;
 
 pub use route::{RouteAnswer, RouteSolution, SearchOptions, best_routes};
