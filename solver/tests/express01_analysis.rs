@@ -10,7 +10,8 @@ use signalbox_engine::express01::position::{Position, PositionSetup, deck_names}
 use signalbox_engine::express01::record::{Record, Recorder, SAMPLE_GAME_JSON, StartSetup, read, replay};
 use signalbox_engine::express01::round::Length;
 use signalbox_solver::express01::analysis::{
-    AnalysisOptions, SAMPLE_MAP, SAMPLE_MISTAKE_EVERY, SAMPLE_PLAYERS, SAMPLE_SEED, analyse, sample_record,
+    AnalysisOptions, SAMPLE_MAP, SAMPLE_MISTAKE_EVERY, SAMPLE_PLAYERS, SAMPLE_SEED, analyse, last_round_start,
+    sample_record,
 };
 use signalbox_solver::express01::selfplay::{BestRoute, MAX_ROUNDS, Policy, play_out, policy_rng};
 use signalbox_solver::express01::turn::{best_turn, best_turns, ends_turn, evaluation, naive_best};
@@ -88,7 +89,12 @@ fn played_value(before: &Game<'_>, steps: &[Step]) -> i32 {
 /// A record from `setup` of `turns` turns: each the search's best, except turn `worse` (from 0),
 /// where the first pair's turn of a random walk worth less than the best is played. Returns the
 /// record and, for the worse turn, the naive best and its value, computed from scratch.
-fn record_of(catalogue: &Catalogue, setup: &PositionSetup, turns: usize, worse: Option<usize>) -> (Record, Option<(i32, i32)>) {
+fn record_of(
+    catalogue: &Catalogue,
+    setup: &PositionSetup,
+    turns: usize,
+    worse: Option<usize>,
+) -> (Record, Option<(i32, i32)>) {
     let mut game = game_of(catalogue, setup);
     let mut recorder = Recorder::from_position(setup.clone(), None);
     let mut lost = None;
@@ -189,10 +195,20 @@ fn each_bonus_payment_is_checked_against_the_best_route() {
         assert_eq!(b["payout"], b["optimum"], "decision {}", d.index);
         assert_eq!(b["optimal"], true);
         assert!(b["route_stations"].as_array().is_some_and(|s| s.len() >= 2));
-        assert!(d.played.text.contains(&format!("bonus {} pays {}", b["company"].as_str().expect("a company"), b["payout"])));
+        assert!(d.played.text.contains(&format!(
+            "bonus {} pays {}",
+            b["company"].as_str().expect("a company"),
+            b["payout"]
+        )));
     }
     assert_eq!(a.review.charts.len(), 2);
     assert_eq!(a.review.charts[0].series[0].points.len(), a.review.decisions.len() + 1);
+    // The last round, for the exact last-round search: the turns of the final round.
+    let first = last_round_start(&a.turns, &a.end).expect("the sample game is over");
+    let last = a.end.round();
+    assert!(a.turns[first..].iter().all(|t| t.before.round() == last));
+    assert!(first > 0 && a.turns[first - 1].before.round() < last);
+    assert!(a.last_round.is_none(), "the last round is not searched here");
 }
 
 /// Without a limit reached, the search within a budget is `best_turns`; with a budget too small,

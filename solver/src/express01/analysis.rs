@@ -129,7 +129,7 @@ pub fn measure(options: &AnalysisOptions) -> Measure {
     };
     Measure {
         name: "capital lead at the end of the turn (ruling A1)".to_string(),
-        unit: "capital".to_string(),
+        unit: "capital points".to_string(),
         better: Better::Higher,
         assumes: format!(
             "Every hand and the order of every deck are known, as after the game (ruling G15). A turn's value is \
@@ -222,8 +222,7 @@ pub fn analyse<'c>(
         turns
             .par_iter()
             .map(|t| {
-                let limit =
-                    Limit { states: options.states, deadline: options.time_limit.map(|d| Instant::now() + d) };
+                let limit = Limit { states: options.states, deadline: options.time_limit.map(|d| Instant::now() + d) };
                 let answer = best_turns_within(&t.before, &BestRoute, 1, limit);
                 progress(done.fetch_add(1, Ordering::Relaxed) + 1);
                 TurnReview { answer }
@@ -251,9 +250,16 @@ fn assemble<'c>(
         let before = &turn.before;
         let mover = before.mover();
         let certificate = |message: String| AnalysisError::Certificate { turn: t + 1, message };
-        let (played_end, _) = play_turn(before, &turn.steps).map_err(|m| certificate(format!("the played turn: {m}")))?;
+        let (played_end, _) =
+            play_turn(before, &turn.steps).map_err(|m| certificate(format!("the played turn: {m}")))?;
         let played_value = evaluation(&played_end, mover);
         let found = review.answer.best();
+        if review.answer.proven && played_value > found.value {
+            return Err(certificate(format!(
+                "the played turn is worth {played_value}, more than the proven best {}",
+                found.value
+            )));
+        }
         let (best, best_value) = if played_value >= found.value || found.steps.is_empty() {
             (turn.steps.clone(), played_value)
         } else {
@@ -291,7 +297,9 @@ fn assemble<'c>(
         });
         best_turns.push(best);
     }
-    let title = format!("Express 01 · {file} · {} players, map {}", names.len(), end.map().id);
+    let from = record.start.as_ref().map_or_else(|| "from a position".to_string(), |s| format!("seed {}", s.seed));
+    let title =
+        format!("{file} · {} players, {} {} game, {from}", names.len(), end.map().id, end.rules().length.name());
     let mut review = Review::new("express01", title, names.clone(), measure(options), decisions);
     review.charts = charts(&names, &capitals, &review);
     review.facts = facts(&end, record, turns.len());
@@ -347,7 +355,7 @@ fn charts(names: &[String], capitals: &[Vec<u32>], review: &Review) -> Vec<Chart
         title: "Loss of each turn".to_string(),
         axis: Axis::Turn,
         x_label: "turn".to_string(),
-        y_label: "capital lead lost".to_string(),
+        y_label: "capital points lost".to_string(),
         series: names
             .iter()
             .enumerate()
@@ -375,7 +383,10 @@ fn facts(end: &Game<'_>, record: &Record, turns: usize) -> Vec<String> {
             end.round()
         ));
         out.push(format!("Winner: {} (the most capital, then the most shares).", win.join(" and ")));
-        out.push("The last round is valued turn by turn like the others; its exact search is not part of this review.".to_string());
+        out.push(
+            "The last round is valued turn by turn like the others; its exact search is not part of this review."
+                .to_string(),
+        );
     } else {
         out.push(format!(
             "Capitals after the last complete turn: {} (the record stops after {turns} turns, in round {}, before the game's end).",
@@ -384,7 +395,10 @@ fn facts(end: &Game<'_>, record: &Record, turns: usize) -> Vec<String> {
         ));
     }
     if record.turns.len() > turns {
-        out.push(format!("The record's last turn is unfinished and is not reviewed ({} turns recorded).", record.turns.len()));
+        out.push(format!(
+            "The record's last turn is unfinished and is not reviewed ({} turns recorded).",
+            record.turns.len()
+        ));
     }
     out.push(
         "Assumed known: every hand and the order of every deck, as after the game. The evaluation: the mover's capital \
@@ -439,7 +453,8 @@ pub fn sample_record(
     let mut t = 0;
     while !game.is_over() && game.round() <= MAX_ROUNDS {
         t += 1;
-        let steps = if every > 0 && t % every == 0 { random_turn(&game, &mut rng) } else { greedy_turn(&game, &mut rng) };
+        let steps =
+            if every > 0 && t % every == 0 { random_turn(&game, &mut rng) } else { greedy_turn(&game, &mut rng) };
         for s in steps {
             recorder.step(&game, s);
             game.play_unchecked(s);

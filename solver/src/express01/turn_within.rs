@@ -92,7 +92,7 @@ impl Search {
     fn out_of_time(&mut self) -> bool {
         if !self.stopped {
             let states = self.limit.states.is_some_and(|n| self.nodes > n);
-            let late = self.nodes % 1024 == 0 && self.limit.deadline.is_some_and(|d| Instant::now() >= d);
+            let late = self.nodes.is_multiple_of(1024) && self.limit.deadline.is_some_and(|d| Instant::now() >= d);
             self.stopped = states || late;
         }
         self.stopped
