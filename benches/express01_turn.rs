@@ -30,7 +30,7 @@ use signalbox_engine::express01::game::Game;
 use signalbox_engine::express01::round::Length;
 use signalbox_solver::express01::game_positions::{Cut, cut, game_of, turn_starts};
 use signalbox_solver::express01::selfplay::{BestRoute, Policy};
-use signalbox_solver::express01::turn::{best_turns, naive_best};
+use signalbox_solver::express01::turn::{Limit, best_turns, naive_best};
 
 #[path = "support/criterion_dir.rs"]
 mod criterion_dir;
@@ -118,7 +118,7 @@ fn growth(catalogue: &Catalogue) {
             let shape = Cut { hand: if h >= 12 { usize::MAX } else { h }, engine: true, mover_shares: true };
             let Some(g) = game_of(catalogue, cut(catalogue, setup, game.mover(), shape)) else { continue };
             let t = Instant::now();
-            let found = best_turns(&g, &BestRoute, 1, Some(t + LIMIT));
+            let found = best_turns(&g, &BestRoute, 1, Limit::until(t + LIMIT));
             times.push(t.elapsed().as_secs_f64());
             proven += usize::from(found.proven);
         }
@@ -141,7 +141,7 @@ fn main() {
     let catalogue = Catalogue::house();
     let small = small_positions(&catalogue);
     let expected: Vec<i32> = small.iter().map(|g| naive_best(g, &BestRoute).expect("a turn ends")).collect();
-    let found: Vec<i32> = small.iter().map(|g| best_turns(g, &BestRoute, 1, None).best().value).collect();
+    let found: Vec<i32> = small.iter().map(|g| best_turns(g, &BestRoute, 1, Limit::none()).best().value).collect();
     assert_eq!(found, expected, "the search and the naive reference agree before timing");
     write_answer("express01_turn", "search", "small", &json!({ "positions": small.len() }));
     write_answer("express01_turn", "naive", "small", &json!({ "positions": small.len() }));
@@ -151,7 +151,9 @@ fn main() {
         group.sampling_mode(SamplingMode::Flat).sample_size(10).warm_up_time(Duration::from_secs(1));
         group.measurement_time(Duration::from_secs(10));
         group.bench_function(BenchmarkId::new("search", "small"), |b| {
-            b.iter(|| small.iter().map(|g| black_box(best_turns(g, &BestRoute, 1, None).best().value)).sum::<i32>())
+            b.iter(|| {
+                small.iter().map(|g| black_box(best_turns(g, &BestRoute, 1, Limit::none()).best().value)).sum::<i32>()
+            })
         });
         group.bench_function(BenchmarkId::new("naive", "small"), |b| {
             b.iter(|| small.iter().map(|g| black_box(naive_best(g, &BestRoute).unwrap_or(0))).sum::<i32>())

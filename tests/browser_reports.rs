@@ -312,6 +312,11 @@ fn the_railways_sample_review_opens_cleanly_in_a_browser() {
     sample_review("railways");
 }
 
+#[test]
+fn the_express01_sample_review_opens_cleanly_in_a_browser() {
+    sample_review("express01");
+}
+
 /// Every shipped puzzle book (`puzzles/collections/*/book.html`) opens cleanly, shows each puzzle
 /// and each answer with its board drawn, and prints by its own A4 page size on no more pages than
 /// it has puzzles; so does the PDF checked in beside it.

@@ -12,6 +12,7 @@ use signalbox_engine::express01::round::Length;
 use signalbox_solver::express01::last_round::{LastRound, Opponents, last_round};
 use signalbox_solver::express01::naive_round::naive_last_round_within;
 use signalbox_solver::express01::selfplay::{BestRoute, MAX_ROUNDS, Policy, play_out, policy_rng};
+use signalbox_solver::express01::turn::Limit;
 
 /// The turn starts of the last round of a self-played game from the turn that reached the end
 /// on (that turn's start has the end not reached yet: its mover can reach it), with every
@@ -98,7 +99,7 @@ fn the_last_round_equals_the_naive_search_and_replays_to_its_finals() {
         let map = if seed % 2 == 0 { "germany" } else { "usa" };
         let players = 2 + (seed as usize / 2) % 2;
         for (i, setup) in last_round_starts(&catalogue, map, seed, players, seed % 4 == 0).into_iter().enumerate() {
-            let game = cut(&catalogue, setup, 1, (seed as usize + i) % 3 == 0);
+            let game = cut(&catalogue, setup, 1, (seed as usize + i).is_multiple_of(3));
             let mut done = true;
             for opponents in [Opponents::MaxN, Opponents::Paranoid] {
                 let at = format!("{map} seed {seed} turn {} {opponents:?}", game.turn());
@@ -106,7 +107,7 @@ fn the_last_round_equals_the_naive_search_and_replays_to_its_finals() {
                     done = false;
                     break;
                 };
-                let found = last_round(&game, &referee, opponents, None);
+                let found = last_round(&game, &referee, opponents, Limit::none());
                 assert_eq!(found.as_ref().map(|f| f.finals.clone()), naive, "{at}");
                 match found {
                     Some(f) => {
@@ -146,7 +147,8 @@ fn past_the_deadline_the_line_found_is_whole_legal_and_not_proven() {
         // Turn starts with the end reached: the default steps complete a line (L7).
         for game in whole_hands(&catalogue, seed).into_iter().filter(|g| g.end_reached()) {
             for opponents in [Opponents::MaxN, Opponents::Paranoid] {
-                let found = last_round(&game, &referee, opponents, Some(std::time::Instant::now())).expect("a line");
+                let found =
+                    last_round(&game, &referee, opponents, Limit::until(std::time::Instant::now())).expect("a line");
                 // The deadline is looked at after 1,024 states: a smaller search finishes.
                 assert_eq!(found.proven, found.nodes < 1024, "seed {seed}");
                 assert!(!found.restricted);
@@ -173,7 +175,7 @@ fn the_last_round_of_whole_hands() {
             for opponents in [Opponents::MaxN, Opponents::Paranoid] {
                 let t = std::time::Instant::now();
                 let deadline = t + std::time::Duration::from_secs(limit);
-                let found = last_round(&game, &referee, opponents, Some(deadline));
+                let found = last_round(&game, &referee, opponents, Limit::until(deadline));
                 println!(
                     "seed {seed} turn {} {opponents:?}: hands {:?}, end reached {}: {:?}, {:?}",
                     game.turn(),

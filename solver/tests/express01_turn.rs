@@ -7,7 +7,7 @@ use signalbox_engine::express01::game::{Game, Phase, Step};
 use signalbox_engine::express01::round::Length;
 use signalbox_solver::express01::game_positions::{Cut, cut, game_of, turn_starts};
 use signalbox_solver::express01::selfplay::{BestRoute, Policy};
-use signalbox_solver::express01::turn::{best_turns, evaluation, naive_best};
+use signalbox_solver::express01::turn::{Limit, best_turns, evaluation, naive_best};
 
 /// Replays `steps` from `game` with every rule checked; the evaluation at the end of the turn
 /// (before its last step).
@@ -58,7 +58,7 @@ fn the_best_turn_equals_the_naive_search_on_500_small_positions_and_replays_to_i
             let naive = naive_best(&game, &referee).expect("a turn ends");
             naive_time += t.elapsed();
             let t = std::time::Instant::now();
-            let found = best_turns(&game, &referee, 3, None);
+            let found = best_turns(&game, &referee, 3, Limit::none());
             search_time += t.elapsed();
             let at = format!("{map} seed {seed}, round {} turn {}", game.round(), game.turn());
             assert!(found.proven, "{at}: no deadline, so proven");
@@ -94,7 +94,7 @@ fn the_search_on_whole_hands() {
             let game = game_of(&catalogue, setup).expect("a legal game");
             let t = std::time::Instant::now();
             let deadline = t + std::time::Duration::from_secs(20);
-            let found = best_turns(&game, &referee, 1, Some(deadline));
+            let found = best_turns(&game, &referee, 1, Limit::until(deadline));
             println!(
                 "{map} {seed} r{} t{}: hand {}, value {} (bound {}, proven {}), {} nodes, {:?}",
                 game.round(),

@@ -9,7 +9,7 @@ use signalbox_engine::express01::game::{Game, Phase};
 use signalbox_engine::express01::position::{ADVICE_SAMPLE_JSON, ADVICE_SAMPLE_LABEL, Position};
 use signalbox_solver::express01::last_round::{LastRound, Opponents, last_round};
 use signalbox_solver::express01::selfplay::BestRoute;
-use signalbox_solver::express01::turn::{TurnAnswer, best_turns_on, evaluation, in_words};
+use signalbox_solver::express01::turn::{Limit, TurnAnswer, best_turns_on, evaluation, in_words};
 
 use crate::input::{bad, check_new, read_text, write_new};
 
@@ -43,10 +43,16 @@ pub struct AdviseArgs {
     /// purchases and where from, upgrades, bonus, exchange).
     #[arg(long, default_value_t = 3, value_name = "K")]
     top: usize,
-    /// Stop searching after this many seconds and print the best turn found with an upper bound
-    /// on the best value, marked "not proven". Default: 60.
+    /// Stop searching after this many seconds and print the best found, marked "not proven"
+    /// (the best turn with an upper bound on its value). The answer then depends on the
+    /// machine's speed; --states does not.
     #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = crate::flags::seconds)]
     time_limit: Option<Duration>,
+    /// Stop each search after N states (the best turn: N for each action pair; the last round: N)
+    /// and print the best found, marked "not proven"; 0 for no limit. The same answer on every
+    /// machine.
+    #[arg(long, value_name = "N", default_value_t = 2_000_000)]
+    states: u64,
     /// Threads for the search (the answer is the same for any number).
     #[arg(long, value_name = "T", allow_negative_numbers = true, value_parser = crate::flags::threads, default_value_t = 2)]
     threads: usize,
@@ -84,13 +90,14 @@ pub fn run(a: AdviseArgs) -> anyhow::Result<()> {
     if *game.phase() != Phase::Pair {
         return Err(bad(format!("{label}: the game is over; there is no turn to advise")));
     }
-    let limit = a.time_limit.unwrap_or(Duration::from_secs(60));
-    let answer = best_turns_on(&game, &BestRoute, a.top, Some(Instant::now() + limit), a.threads);
+    let limit =
+        || Limit { states: (a.states > 0).then_some(a.states), deadline: a.time_limit.map(|d| Instant::now() + d) };
+    let answer = best_turns_on(&game, &BestRoute, a.top, limit(), a.threads);
     let opponents = match a.opponents {
         OpponentsArg::Maxn => Opponents::MaxN,
         OpponentsArg::Paranoid => Opponents::Paranoid,
     };
-    let last = last_round(&game, &BestRoute, opponents, Some(Instant::now() + limit));
+    let last = last_round(&game, &BestRoute, opponents, limit());
     let mover = game.mover();
     let name = |p: usize| game.seats()[p].name.clone();
     let turns: Vec<(Vec<String>, Game<'_>, i32)> = answer
@@ -132,11 +139,24 @@ pub fn run(a: AdviseArgs) -> anyhow::Result<()> {
         println!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(());
     }
-    print!("{}", text_of(&label, &game, &answer, &turns, &capitals, limit));
+    let stop = stop_words(a.states, a.time_limit);
+    print!("{}", text_of(&label, &game, &answer, &turns, &capitals, &stop));
     if let Some(l) = &last {
-        print!("{}", last_round_text(&game, l, a.opponents, limit));
+        print!("{}", last_round_text(&game, l, a.opponents, &stop));
     }
     Ok(())
+}
+
+/// Where the searches stopped, in words ("2000000 states", "10 s").
+fn stop_words(states: u64, time: Option<Duration>) -> String {
+    let mut parts = Vec::new();
+    if states > 0 {
+        parts.push(format!("{states} states"));
+    }
+    if let Some(t) = time {
+        parts.push(format!("{} s", t.as_secs_f64()));
+    }
+    parts.join(" or ")
 }
 
 /// Each turn of a last-round line in words, with its player.
@@ -172,7 +192,7 @@ fn last_round_json(game: &Game<'_>, l: &LastRound, o: OpponentsArg) -> serde_jso
     })
 }
 
-fn last_round_text(game: &Game<'_>, l: &LastRound, o: OpponentsArg, limit: Duration) -> String {
+fn last_round_text(game: &Game<'_>, l: &LastRound, o: OpponentsArg, stop: &str) -> String {
     let mut out = String::from("\nThe exact last round");
     if l.restricted {
         out += " if the game ends this turn (some turns of the mover reach the end)";
@@ -180,11 +200,7 @@ fn last_round_text(game: &Game<'_>, l: &LastRound, o: OpponentsArg, limit: Durat
     out += &format!(
         ", {}{}:\n",
         model(o),
-        if l.proven {
-            ", proven".to_string()
-        } else {
-            format!(", not proven: the best line found in {} s", limit.as_secs_f64())
-        }
+        if l.proven { ", proven".to_string() } else { format!(", not proven: the best line found within {stop}") }
     );
     for (who, words) in line_in_words(game, l) {
         out += &format!("  {who}: {}\n", words.join(", "));
@@ -208,7 +224,7 @@ fn text_of(
     answer: &TurnAnswer,
     turns: &[(Vec<String>, Game<'_>, i32)],
     capitals: &dyn Fn(&Game<'_>) -> Vec<(String, u32)>,
-    limit: Duration,
+    stop: &str,
 ) -> String {
     let mover = game.mover();
     let name = &game.seats()[mover].name;
@@ -224,7 +240,7 @@ fn text_of(
     let proof = if answer.proven {
         "proven".to_string()
     } else {
-        format!("best found in {} s; no turn is worth more than {:+}: not proven", limit.as_secs_f64(), answer.bound)
+        format!("best found within {stop}; no turn is worth more than {:+}: not proven", answer.bound)
     };
     out += &format!("Best turn: value {value:+} ({proof})\n");
     for (i, w) in words.iter().enumerate() {

@@ -1,6 +1,7 @@
 //! `signalbox express01 ...`: Express 01 commands.
 
 mod advise;
+mod analyse;
 mod new;
 mod play;
 mod record;
@@ -119,6 +120,21 @@ enum Command {
     ///   signalbox express01 play start.json --record game.json --force
     #[command(verbatim_doc_comment)]
     Play(play::PlayArgs),
+    /// The review of a played game: every turn's best turn and loss by the capital lead at the
+    /// end of the turn (the mover's capital less the strongest opponent's), each bonus payment
+    /// checked against the best route, the capitals over the game, the turning points.
+    ///
+    /// Every hand and the order of every deck are assumed known, as after the game. Each turn's
+    /// search stops after --states states (default 400000, the same on every machine) or
+    /// --time-limit seconds; a search cut short is marked not proven. Without RECORD, the
+    /// embedded sample game (3 players, Germany, seed 1, greedy with every 4th turn random).
+    ///
+    /// Examples:
+    ///   signalbox express01 analyse
+    ///   signalbox express01 analyse game.json --json
+    ///   signalbox express01 analyse --html review.html
+    #[command(verbatim_doc_comment)]
+    Analyse(analyse::AnalyseArgs),
 }
 
 /// Where the components and the position come from.
@@ -171,6 +187,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Command::Selfplay(a) => selfplay::run(a),
         Command::Play(a) => play::run(a),
         Command::Advise(a) => advise::run(a),
+        Command::Analyse(a) => analyse::run(a),
     }
 }
 

@@ -13,6 +13,12 @@ use super::round::Length;
 use super::setup::{SetupError, new_game_shown};
 use crate::source::{SyntaxError, parse_json};
 
+/// The embedded sample game (`express01 analyse` without a file): a 3-player short Germany game,
+/// seed 1, played by the greedy policy with every 4th turn random
+/// (`signalbox_solver::express01::analysis::sample_record`; `docs/formats/express01-record.md`
+/// says how to regenerate it).
+pub const SAMPLE_GAME_JSON: &str = include_str!("../../data/express01/sample-game.json");
+
 /// The record format's version.
 pub const RECORD_FORMAT: u32 = 1;
 

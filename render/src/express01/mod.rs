@@ -2,4 +2,5 @@
 //! game as terminal text.
 
 pub mod picture;
+pub mod review;
 pub mod text;

@@ -16,7 +16,6 @@ use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
-use std::time::Instant;
 
 use signalbox_engine::express01::card::{CardKind, CompanyId};
 use signalbox_engine::express01::game::{Action, Budget, Game, Pair, Phase, Referee, Step};
@@ -24,7 +23,7 @@ use signalbox_engine::express01::network::Network;
 use signalbox_engine::express01::position::WestBonus;
 use signalbox_engine::express01::route::RouteTask;
 
-use super::turn::ends_turn;
+use super::turn::{Limit, ends_turn};
 
 /// How the players other than the mover choose (L2, L3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -73,12 +72,7 @@ pub struct LastRound {
 /// `None` when the game is not in its last round (the end is not reached and no turn of the
 /// mover reaches it), when it is not at the start of a turn or over, or when the deadline passed
 /// before any line of a restricted search (L1) was found.
-pub fn last_round(
-    game: &Game<'_>,
-    referee: &dyn Referee,
-    opponents: Opponents,
-    deadline: Option<Instant>,
-) -> Option<LastRound> {
+pub fn last_round(game: &Game<'_>, referee: &dyn Referee, opponents: Opponents, limit: Limit) -> Option<LastRound> {
     if *game.phase() != Phase::Pair || game.is_over() {
         return None;
     }
@@ -92,7 +86,7 @@ pub fn last_round(
         memo: HashMap::new(),
         last_turns: HashMap::new(),
         nodes: 0,
-        deadline,
+        limit,
         stopped: false,
     };
     let finals = s.value(game, true)?;
@@ -239,14 +233,14 @@ struct Search<'r> {
     /// The last turns searched whole (L6): from the turn's start, the finals and the turn's steps.
     last_turns: HashMap<u128, (Vec<u32>, Vec<Step>)>,
     nodes: u64,
-    deadline: Option<Instant>,
+    limit: Limit,
     stopped: bool,
 }
 
 impl Search<'_> {
     fn tick(&mut self) {
         self.nodes += 1;
-        if !self.stopped && self.nodes.is_multiple_of(1024) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if !self.stopped && self.limit.reached(self.nodes) {
             self.stopped = true;
         }
     }

@@ -1,4 +1,4 @@
-//! Express 01: the optimal bonus route.
+//! Express 01: the optimal bonus route, the whole game's best turn and last round, and the review of a game.
 //!
 //! - [`hops`]: the station graph: the fewest cards from a station to each other station.
 //! - [`route`]: the exact route search (branch and bound, rayon across start stations).
@@ -12,9 +12,11 @@
 //! - [`game_positions`]: turn starts of self-played games, cut down for naive searches.
 //! - [`turn`]: the best turn of a whole game by a stated evaluation, exact, and its naive
 //!   reference.
+//! - [`analysis`]: the review of a played game, turn by turn, and the sample game.
 //! - [`instances`]: random boards for tests and benchmarks: house-set boards and synthetic
 //!   track networks.
 
+pub mod analysis;
 pub mod game_positions;
 pub mod hops;
 pub mod instances;

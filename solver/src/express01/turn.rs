@@ -28,6 +28,35 @@ pub fn evaluation(game: &Game<'_>, player: usize) -> i32 {
     own - best_other.map_or(0, |c| c as i32)
 }
 
+/// Where a search stops short of the end: after a number of states (the same answer on every
+/// machine), or at a moment (the answer then depends on the machine's speed). Either stop makes
+/// the answer "not proven".
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limit {
+    /// At most this many states (for the best turn: in each action pair's search).
+    pub states: Option<u64>,
+    /// At this moment.
+    pub deadline: Option<Instant>,
+}
+
+impl Limit {
+    /// No limit: the search runs to its end and the answer is proven.
+    pub fn none() -> Limit {
+        Limit::default()
+    }
+
+    /// A deadline only.
+    pub fn until(deadline: Instant) -> Limit {
+        Limit { states: None, deadline: Some(deadline) }
+    }
+
+    /// Whether a search that has visited `nodes` states must stop (the clock is read every 1024).
+    pub fn reached(&self, nodes: u64) -> bool {
+        self.states.is_some_and(|s| nodes > s)
+            || (nodes.is_multiple_of(1024) && self.deadline.is_some_and(|d| Instant::now() >= d))
+    }
+}
+
 /// A turn: its steps from the pair to the step that ends it, and its value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Turn {
@@ -185,20 +214,15 @@ pub fn naive_best(game: &Game<'_>, referee: &dyn Referee) -> Option<i32> {
 /// The exact best turn from `game` (A2, A3): the highest evaluation any legal continuation of the
 /// turn reaches, with a turn reaching it.
 pub fn best_turn<R: Referee + Sync + ?Sized>(game: &Game<'_>, referee: &R) -> TurnAnswer {
-    best_turns(game, referee, 1, None)
+    best_turns(game, referee, 1, Limit::none())
 }
 
 /// The `top` best turns from `game` (A2, A3), each a different plan, searched
-/// exactly on one thread; with a deadline, the search stops there and the answer says it is
-/// not proven, with an upper bound on the best value. The same as [`best_turns_on`] with one
+/// exactly on one thread; at the limit, the search stops and the answer says it is not proven,
+/// with an upper bound on the best value. The same as [`best_turns_on`] with one
 /// thread.
-pub fn best_turns<R: Referee + Sync + ?Sized>(
-    game: &Game<'_>,
-    referee: &R,
-    top: usize,
-    deadline: Option<Instant>,
-) -> TurnAnswer {
-    best_turns_with(game, referee, top, deadline, &|jobs| jobs.into_iter().map(|job| job()).collect())
+pub fn best_turns<R: Referee + Sync + ?Sized>(game: &Game<'_>, referee: &R, top: usize, limit: Limit) -> TurnAnswer {
+    best_turns_with(game, referee, top, limit, &|jobs| jobs.into_iter().map(|job| job()).collect())
 }
 
 /// As [`best_turns`], with the action pairs of a turn start searched on `threads` threads. The
@@ -209,7 +233,7 @@ pub fn best_turns_on<R: Referee + Sync + ?Sized>(
     game: &Game<'_>,
     referee: &R,
     top: usize,
-    deadline: Option<Instant>,
+    limit: Limit,
     threads: usize,
 ) -> TurnAnswer {
     use rayon::prelude::*;
@@ -220,7 +244,7 @@ pub fn best_turns_on<R: Referee + Sync + ?Sized>(
             Err(_) => jobs.into_iter().map(|job| job()).collect(),
         }
     };
-    best_turns_with(game, referee, top, deadline, &run)
+    best_turns_with(game, referee, top, limit, &run)
 }
 
 /// A referee seen through `dyn`, whatever its own type.
@@ -252,13 +276,13 @@ fn best_turns_with<R: Referee + Sync + ?Sized>(
     game: &Game<'_>,
     referee: &R,
     top: usize,
-    deadline: Option<Instant>,
+    limit: Limit,
     run: &dyn Fn(Vec<Job<'_>>) -> Vec<Part>,
 ) -> TurnAnswer {
     let mover = game.mover();
     let top = top.max(1);
     let search_from = |start: &Game<'_>, first: Option<Step>, threshold: Option<i32>| -> Part {
-        let mut s = Search::new(mover, top, deadline, threshold);
+        let mut s = Search::new(mover, top, limit, threshold);
         let referee: &dyn Referee = &Dyn(referee);
         let upper = match first {
             None => {
@@ -317,7 +341,7 @@ struct Search {
     found: Vec<Turn>,
     nodes: u64,
     line: Vec<Step>,
-    deadline: Option<Instant>,
+    limit: Limit,
     stopped: bool,
     /// Lines of A) the game refused when played out (a defect; the tests assert none).
     refused: u64,
@@ -326,7 +350,7 @@ struct Search {
 }
 
 impl Search {
-    fn new(mover: usize, top: usize, deadline: Option<Instant>, floor: Option<i32>) -> Search {
+    fn new(mover: usize, top: usize, limit: Limit, floor: Option<i32>) -> Search {
         Search {
             mover,
             top,
@@ -335,7 +359,7 @@ impl Search {
             found: Vec::new(),
             nodes: 0,
             line: Vec::new(),
-            deadline,
+            limit,
             stopped: false,
             refused: 0,
             floor,
@@ -360,7 +384,7 @@ impl Search {
     /// Counts a state; whether the deadline has passed.
     fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if !self.stopped && self.nodes.is_multiple_of(1024) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if !self.stopped && self.limit.reached(self.nodes) {
             self.stopped = true;
         }
         self.stopped
