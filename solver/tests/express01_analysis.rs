@@ -207,7 +207,9 @@ fn each_bonus_payment_is_checked_against_the_best_route() {
     let last = a.end.round();
     assert!(a.turns[first..].iter().all(|t| t.before.round() == last));
     assert!(first > 0 && a.turns[first - 1].before.round() < last);
-    assert!(a.last_round.is_none(), "the last round is not searched here");
+    let last = a.last_round.as_ref().expect("the last round is searched");
+    assert_eq!(last.first_turn, first);
+    assert!(last.details["proven"].is_boolean() && last.details["played_finals"].is_array());
 }
 
 /// A state limit the search does not reach changes nothing; one it reaches makes the answer not

@@ -15,9 +15,9 @@
 //! Every hand and the order of every deck are known to the search, as after the game (ruling
 //! G15); the review says so ([`measure`]).
 //!
-//! The last round of a finished game is where the exact last-round search applies: the
-//! [`Analysis::last_round`] field is left for it (`None` here) and [`last_round_start`] finds the
-//! turns it covers.
+//! The last round of a finished game is searched exactly from its first turn
+//! ([`Analysis::last_round`], `super::last_round`, max^n): the line, the final capitals and the
+//! winners, beside what was played; in the facts and in that turn's `details.last_round`.
 //!
 //! The sample game ([`sample_record`]) is a self-played game with mistakes: every turn the greedy
 //! policy's (S2), except every [`SAMPLE_MISTAKE_EVERY`]-th turn, which is random (S1).
@@ -93,8 +93,7 @@ pub struct PlayedTurn<'c> {
     pub texts: Vec<String>,
 }
 
-/// The exact last round of a finished game, as the last-round search will report it. Not filled
-/// by this module: the search (`last_round.rs`) fills it.
+/// The exact last round of a finished game, as the last-round search reports it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LastRound {
     /// The index (from 0) of the first turn of the last round among the review's decisions.
@@ -114,8 +113,7 @@ pub struct Analysis<'c> {
     pub end: Game<'c>,
     /// Each turn's best turn (the played turn when it is worth at least the best found).
     pub best: Vec<Vec<Step>>,
-    /// The exact last round, when the last-round search has been run on the review (`None`: not
-    /// searched; this module never fills it).
+    /// The exact last round (`None` when the game did not end).
     pub last_round: Option<LastRound>,
 }
 
@@ -303,7 +301,84 @@ fn assemble<'c>(
     let mut review = Review::new("express01", title, names.clone(), measure(options), decisions);
     review.charts = charts(&names, &capitals, &review);
     review.facts = facts(&end, record, turns.len());
-    Ok(Analysis { review, turns, end, best: best_turns, last_round: None })
+    let last_round = exact_last_round(&turns, &end, &names, options);
+    if let Some(l) = &last_round {
+        review.facts.push(last_round_fact(l));
+        if let Some(d) = review.decisions.get_mut(l.first_turn)
+            && let Some(map) = d.details.as_object_mut()
+        {
+            map.insert("last_round".to_string(), l.details.clone());
+        }
+    }
+    Ok(Analysis { review, turns, end, best: best_turns, last_round })
+}
+
+/// The exact last round of a finished game, searched from the start of its last round (max^n,
+/// rulings L1-L8), with the same state cap as each turn.
+fn exact_last_round(
+    turns: &[PlayedTurn<'_>],
+    end: &Game<'_>,
+    names: &[String],
+    options: &AnalysisOptions,
+) -> Option<LastRound> {
+    let first = last_round_start(turns, end)?;
+    let before = &turns[first].before;
+    let limit = Limit { states: options.states, deadline: options.time_limit.map(|d| Instant::now() + d) };
+    let found = super::last_round::last_round(before, &BestRoute, super::last_round::Opponents::MaxN, limit)?;
+    let mut g = before.clone();
+    let line: Vec<serde_json::Value> = found
+        .line
+        .iter()
+        .map(|t| {
+            let (words, after) = super::turn::in_words(&g, &t.steps);
+            g = after;
+            json!({ "player": names[t.seat], "steps": words })
+        })
+        .collect();
+    let played: Vec<u32> = (0..names.len()).map(|p| end.capital(p).total()).collect();
+    Some(LastRound {
+        first_turn: first,
+        details: json!({
+            "round": before.round(),
+            "opponents": "max^n (L2)",
+            "proven": found.proven,
+            "states": found.nodes,
+            "line": line,
+            "finals": found.finals,
+            "winners": found.winners.iter().map(|&p| names[p].clone()).collect::<Vec<_>>(),
+            "played_finals": played,
+            "played_winners": end.winners().iter().map(|&p| names[p].clone()).collect::<Vec<_>>(),
+        }),
+    })
+}
+
+/// The last round in one line of the review's facts.
+fn last_round_fact(l: &LastRound) -> String {
+    let d = &l.details;
+    let list = |v: &serde_json::Value| {
+        v.as_array()
+            .map(|a| a.iter().map(|x| x.to_string().trim_matches('"').to_string()).collect::<Vec<_>>().join(", "))
+            .unwrap_or_default()
+    };
+    if d["proven"] != true {
+        return format!(
+            "The exact last round from round {} (max^n, L2) did not finish within {} states: it proves nothing about \
+             the final capitals (as played: {}, {} winning).",
+            d["round"],
+            d["states"],
+            list(&d["played_finals"]),
+            list(&d["played_winners"]),
+        );
+    }
+    format!(
+        "The exact last round from round {} (max^n, every player maximising their own final capital, L2; proven): \
+         final capitals {} and {} winning; as played: {} and {}.",
+        d["round"],
+        list(&d["finals"]),
+        list(&d["winners"]),
+        list(&d["played_finals"]),
+        list(&d["played_winners"]),
+    )
 }
 
 /// The bonus payment of a turn checked against the best route: the company, the payout paid,
