@@ -28,7 +28,7 @@ use serde_json::{Value, json};
 use signalbox_engine::express01::catalogue::Catalogue;
 use signalbox_engine::express01::game::Game;
 use signalbox_engine::express01::round::Length;
-use signalbox_solver::express01::game_positions::{Cut, cut, game_of, turn_starts};
+use signalbox_solver::express01::game_positions::{Cut, agreement_positions, cut, game_of, turn_starts};
 use signalbox_solver::express01::selfplay::{BestRoute, Policy};
 use signalbox_solver::express01::turn::{Limit, best_turns, naive_best};
 
@@ -56,34 +56,6 @@ fn write_answer(group: &str, function: &str, parameter: &str, answer: &Value) {
     let dir = criterion_dir().join(group).join(function).join(parameter);
     let _ = std::fs::create_dir_all(&dir);
     let _ = std::fs::write(dir.join("answer.json"), format!("{answer:#}\n"));
-}
-
-/// The small positions, made as the agreement test makes them.
-fn small_positions(catalogue: &Catalogue) -> Vec<Game<'_>> {
-    let mut out = Vec::new();
-    let mut seed = 0u64;
-    while out.len() < SMALL {
-        seed += 1;
-        let map = if seed.is_multiple_of(2) { "usa" } else { "germany" };
-        let policy = if seed.is_multiple_of(3) { Policy::Greedy } else { Policy::Random };
-        for (i, setup) in
-            turn_starts(catalogue, map, seed, 2 + (seed % 2) as usize, Length::Short, policy).into_iter().enumerate()
-        {
-            if out.len() >= SMALL || i % 3 != (seed % 3) as usize {
-                continue;
-            }
-            let Some(full) = game_of(catalogue, setup.clone()) else { continue };
-            let stations: usize =
-                full.board().iter().filter_map(|p| catalogue.card(p.card)).map(|c| c.stations.len()).sum();
-            let shape = Cut {
-                hand: usize::from(i % 4 != 0),
-                engine: (seed + i as u64).is_multiple_of(3),
-                mover_shares: stations <= 3,
-            };
-            out.extend(game_of(catalogue, cut(catalogue, setup, full.mover(), shape)));
-        }
-    }
-    out
 }
 
 /// Mid-game positions with 8 to 12 cards in the mover's hand.
@@ -139,7 +111,7 @@ fn growth(catalogue: &Catalogue) {
 
 fn main() {
     let catalogue = Catalogue::house();
-    let small = small_positions(&catalogue);
+    let small = agreement_positions(&catalogue, SMALL);
     let expected: Vec<i32> = small.iter().map(|g| naive_best(g, &BestRoute).expect("a turn ends")).collect();
     let found: Vec<i32> = small.iter().map(|g| best_turns(g, &BestRoute, 1, Limit::none()).best().value).collect();
     assert_eq!(found, expected, "the search and the naive reference agree before timing");

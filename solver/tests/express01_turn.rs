@@ -5,7 +5,7 @@
 use signalbox_engine::express01::catalogue::Catalogue;
 use signalbox_engine::express01::game::{Game, Phase, Step};
 use signalbox_engine::express01::round::Length;
-use signalbox_solver::express01::game_positions::{Cut, cut, game_of, turn_starts};
+use signalbox_solver::express01::game_positions::{agreement_positions, game_of, turn_starts};
 use signalbox_solver::express01::selfplay::{BestRoute, Policy};
 use signalbox_solver::express01::turn::{Limit, best_turns, evaluation, naive_best};
 
@@ -34,42 +34,23 @@ fn the_best_turn_equals_the_naive_search_on_500_small_positions_and_replays_to_i
     let mut compared = 0;
     let mut by_map = [0usize; 2];
     let (mut naive_time, mut search_time) = (std::time::Duration::ZERO, std::time::Duration::ZERO);
-    let mut seed = 0u64;
-    while compared < 500 {
-        seed += 1;
-        let map = if seed.is_multiple_of(2) { "usa" } else { "germany" };
-        let players = 2 + (seed % 2) as usize;
-        let policy = if seed.is_multiple_of(3) { Policy::Greedy } else { Policy::Random };
-        for (i, setup) in turn_starts(&catalogue, map, seed, players, Length::Short, policy).into_iter().enumerate() {
-            if compared >= 500 || i % 3 != (seed % 3) as usize {
-                continue;
-            }
-            let Some(full) = game_of(&catalogue, setup.clone()) else { continue };
-            let stations: usize =
-                full.board().iter().filter_map(|p| catalogue.card(p.card)).map(|c| c.stations.len()).sum();
-            let shape = Cut {
-                hand: usize::from(i % 4 != 0),
-                engine: (seed + i as u64).is_multiple_of(3),
-                mover_shares: stations <= 3,
-            };
-            let small = cut(&catalogue, setup, full.mover(), shape);
-            let game = game_of(&catalogue, small).expect("a cut position is legal");
-            let t = std::time::Instant::now();
-            let naive = naive_best(&game, &referee).expect("a turn ends");
-            naive_time += t.elapsed();
-            let t = std::time::Instant::now();
-            let found = best_turns(&game, &referee, 3, Limit::none());
-            search_time += t.elapsed();
-            let at = format!("{map} seed {seed}, round {} turn {}", game.round(), game.turn());
-            assert!(found.proven, "{at}: no deadline, so proven");
-            assert_eq!(found.refused, 0, "{at}: a line of A) the game refused");
-            assert_eq!(found.best().value, naive, "{at}");
-            for turn in &found.turns {
-                assert_eq!(replayed_value(&game, &turn.steps, &referee), turn.value, "{at}: {:?}", turn.steps);
-            }
-            compared += 1;
-            by_map[usize::from(map == "usa")] += 1;
+    for game in agreement_positions(&catalogue, 500) {
+        let t = std::time::Instant::now();
+        let naive = naive_best(&game, &referee).expect("a turn ends");
+        naive_time += t.elapsed();
+        let t = std::time::Instant::now();
+        let found = best_turns(&game, &referee, 3, Limit::none());
+        search_time += t.elapsed();
+        let map = game.map().id.clone();
+        let at = format!("{map}, round {} turn {}: {}", game.round(), game.turn(), serde_json::json!(game.to_setup()));
+        assert!(found.proven, "{at}: no limit, so proven");
+        assert_eq!(found.refused, 0, "{at}: a line of A) the game refused");
+        assert_eq!(found.best().value, naive, "{at}");
+        for turn in &found.turns {
+            assert_eq!(replayed_value(&game, &turn.steps, &referee), turn.value, "{at}: {:?}", turn.steps);
         }
+        compared += 1;
+        by_map[usize::from(map == "usa")] += 1;
     }
     println!(
         "{compared} positions ({} Germany, {} USA): naive {naive_time:?}, search {search_time:?}",

@@ -97,3 +97,33 @@ pub fn last_round_sample(catalogue: &Catalogue) -> Option<PositionSetup> {
     let mover = game_of(catalogue, setup.clone())?.mover();
     Some(cut(catalogue, setup, mover, Cut { hand: 0, engine: true, mover_shares: true }))
 }
+
+/// The small positions of the best-turn agreement test and bench: turn starts of random and
+/// greedy self-played short games on both maps (2 and 3 players, seeds from 1), every third
+/// one, cut to hands of at most one card, the mover's shares taken away on boards with more than
+/// three stations, the black engine kept in a third of them. The first `count`.
+pub fn agreement_positions(catalogue: &Catalogue, count: usize) -> Vec<Game<'_>> {
+    let mut out = Vec::new();
+    let mut seed = 0u64;
+    while out.len() < count {
+        seed += 1;
+        let map = if seed.is_multiple_of(2) { "usa" } else { "germany" };
+        let players = 2 + (seed % 2) as usize;
+        let policy = if seed.is_multiple_of(3) { Policy::Greedy } else { Policy::Random };
+        for (i, setup) in turn_starts(catalogue, map, seed, players, Length::Short, policy).into_iter().enumerate() {
+            if out.len() >= count || i % 3 != (seed % 3) as usize {
+                continue;
+            }
+            let Some(full) = game_of(catalogue, setup.clone()) else { continue };
+            let stations: usize =
+                full.board().iter().filter_map(|p| catalogue.card(p.card)).map(|c| c.stations.len()).sum();
+            let shape = Cut {
+                hand: usize::from(i % 4 != 0),
+                engine: (seed + i as u64).is_multiple_of(3),
+                mover_shares: stations <= 3,
+            };
+            out.extend(game_of(catalogue, cut(catalogue, setup, full.mover(), shape)));
+        }
+    }
+    out
+}

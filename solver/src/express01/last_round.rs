@@ -17,10 +17,9 @@ use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 
-use signalbox_engine::express01::card::{CardKind, CompanyId};
-use signalbox_engine::express01::game::{Action, Budget, Game, Pair, Phase, Referee, Step};
+use signalbox_engine::express01::game::{Action, Game, Pair, Phase, Referee, Step};
 use signalbox_engine::express01::network::Network;
-use signalbox_engine::express01::position::WestBonus;
+
 use signalbox_engine::express01::route::RouteTask;
 
 use super::turn::{Limit, ends_turn};
@@ -426,7 +425,7 @@ fn own_gain_bound(g: &Game<'_>, mover: usize) -> i64 {
     let bonus_ahead = pair.is_none() || *g.phase() == Phase::Bonus;
     let mut expand = 0;
     if expand_ahead {
-        expand = expand_bound(g, mover, shares_ahead);
+        expand = i64::from(super::turn_bound::own_expand_gain(g, mover, shares_ahead));
     }
     let mut bonus = 0;
     if bonus_ahead {
@@ -442,82 +441,6 @@ fn own_gain_bound(g: &Game<'_>, mover: usize) -> i64 {
         _ => {}
     }
     up
-}
-
-/// The bound of A) still to come (see [`own_gain_bound`]): the best of `a` station upgrades on
-/// the station bases of most worth and `b` cards of route upgrades on route bases, less their
-/// cost.
-fn expand_bound(g: &Game<'_>, mover: usize, shares_ahead: bool) -> i64 {
-    let catalogue = g.catalogue();
-    let map = g.map();
-    let seat = &g.seats()[mover];
-    let engine = g.black_engine() == Some(mover) && !g.engine_used();
-    // The bonus for reaching the West: a card each, drawn at most once a western card at its base
-    // (once in all with the option `once` after the first), and one now when it is due.
-    let west_due = matches!(g.phase(), Phase::Expand { west: true, .. });
-    let west_cells = map
-        .west_bonus
-        .iter()
-        .filter_map(|&b| map.cell_of(b))
-        .filter(|&c| g.board()[c].card == map.cells[c].base)
-        .count();
-    let west_open = match g.rules().west_bonus {
-        WestBonus::EachCard => west_cells,
-        WestBonus::Once if west_cells == map.west_bonus.len() => west_cells.min(1),
-        WestBonus::Once => 0,
-    };
-    let west = (west_open + usize::from(west_due)) as i64;
-    let hand = seat.hand.len() as i64 + west;
-    let extra = if shares_ahead { hand + i64::from(engine) + 1 } else { 0 };
-    let held = |c: CompanyId| i64::from(g.holding(mover, c)) + extra;
-    let mut station_values: Vec<i64> = Vec::new();
-    let mut route_bases = 0i64;
-    for (p, cell) in g.board().iter().zip(&map.cells) {
-        if p.card != cell.base {
-            continue;
-        }
-        let Some(base) = catalogue.card(cell.base) else { continue };
-        if base.kind == CardKind::BaseStation {
-            let worth = base
-                .upgrades
-                .iter()
-                .filter_map(|&n| catalogue.card(n))
-                .map(|c| c.stations.iter().filter_map(|s| s.company).map(held).sum::<i64>())
-                .max()
-                .unwrap_or(0);
-            station_values.push(worth);
-        } else {
-            route_bases += 1;
-        }
-    }
-    station_values.sort_unstable_by(|a, b| b.cmp(a));
-    let kind = |k: CardKind| {
-        seat.base_cards.iter().filter(|&&n| catalogue.card(n).is_some_and(|c| c.kind == k)).count() as i64
-    };
-    let (r, st) = (kind(CardKind::BaseRoute), kind(CardKind::BaseStation));
-    let (free, free_route_only) = match g.phase() {
-        Phase::Expand { budget: Budget::Fresh, .. } => (1, false),
-        Phase::Expand { budget: Budget::OneRoute(_), .. } => (1, true),
-        _ => (0, false),
-    };
-    let units = free + hand + i64::from(engine);
-    let cost = |k: i64| -> i64 {
-        let paid = (k - free).max(0);
-        paid.min(hand) + 2 * (paid - hand).max(0)
-    };
-    let mut best = 0;
-    for a in 0..=units.min(station_values.len() as i64) {
-        if free_route_only && a > units - 1 {
-            continue;
-        }
-        let stations: i64 = station_values[..a as usize].iter().sum();
-        for b in 0..=(units - a) {
-            let routes = (2 * b).min(route_bases);
-            let pairs = (r + routes).min(st + a) - r.min(st);
-            best = best.max(stations + pairs - cost(a + b));
-        }
-    }
-    best + west
 }
 
 #[cfg(test)]

@@ -106,6 +106,44 @@ pub(crate) fn expand_upper(g: &Game<'_>, mover: usize, shares_ahead: bool) -> i3
     bound(&view, &Prep::new(g, mover), mover, shares_ahead) + pending + engine_take
 }
 
+/// The rise of the mover's own capital (not the margin) that the rest of an A) to come can
+/// bring, by the argument of A6 with no opponent: for the last turn of a game, where only the
+/// mover's own final capital counts (L6). `shares_ahead`: in the B) before A).
+pub(crate) fn own_expand_gain(g: &Game<'_>, mover: usize, shares_ahead: bool) -> i32 {
+    let catalogue = g.catalogue();
+    let map = g.map();
+    let board = g.board();
+    let at_base = |c: usize| board[c].card == map.cells[c].base;
+    let pile = |k: CardKind| {
+        g.seats()[mover].base_cards.iter().filter(|&&n| catalogue.card(n).is_some_and(|c| c.kind == k)).count() as i32
+    };
+    let west_cells: Vec<usize> = map.west_bonus.iter().filter_map(|&b| map.cell_of(b)).collect();
+    let west = i32::from(matches!(g.phase(), Phase::Expand { west: true, .. }))
+        + match g.rules().west_bonus {
+            WestBonus::Once => i32::from(!west_cells.is_empty() && west_cells.iter().all(|&c| at_base(c))),
+            WestBonus::EachCard => west_cells.iter().filter(|&&c| at_base(c)).count() as i32,
+        };
+    let own = g.capital(mover).total() as i32;
+    let mut capitals = vec![0; g.seats().len()];
+    capitals[mover] = own;
+    let view = View {
+        g,
+        board,
+        hand: g.seats()[mover].hand.len() as i32,
+        engine: g.black_engine() == Some(mover) && !g.engine_used(),
+        budget: match g.phase() {
+            Phase::Expand { budget, .. } => *budget,
+            _ => Budget::Spent,
+        },
+        r: pile(CardKind::BaseRoute),
+        st: pile(CardKind::BaseStation),
+        capitals,
+        upgraded: g.upgraded(),
+        west,
+    };
+    bound_for(&view, &Prep::new(g, mover), mover, shares_ahead, true) - own
+}
+
 /// What the bound reads of the station cards, computed once for a state's other players' hands:
 /// the kinds of station card (the companies of a card's stations) with the copies of their
 /// cards not in another player's hand, and the kinds each station base lists.
@@ -168,12 +206,18 @@ impl Prep {
 
 /// The bound of A6 on a view (see the module's comment).
 pub(crate) fn bound(v: &View<'_, '_>, prep: &Prep, mover: usize, shares_ahead: bool) -> i32 {
+    bound_for(v, prep, mover, shares_ahead, false)
+}
+
+/// The bound of A6, on the margin over each opponent, or (`own_only`) on the mover's capital.
+fn bound_for(v: &View<'_, '_>, prep: &Prep, mover: usize, shares_ahead: bool, own_only: bool) -> i32 {
     let g = v.g;
     let catalogue = g.catalogue();
     let map = g.map();
     let board = v.board;
     let seats = g.seats();
-    let hand = v.hand;
+    // Cards that can pay: the hand, and the cards West bonuses still to come may add.
+    let hand = v.hand + v.west;
     let engine = v.engine;
     let own = v.capitals[mover];
 
@@ -215,7 +259,7 @@ pub(crate) fn bound(v: &View<'_, '_>, prep: &Prep, mover: usize, shares_ahead: b
     let max_t = 2 * units + 2;
 
     let opponents: Vec<usize> = (0..seats.len()).filter(|&p| p != mover).collect();
-    let margins: Vec<(i32, Option<usize>)> = if opponents.is_empty() {
+    let margins: Vec<(i32, Option<usize>)> = if opponents.is_empty() || own_only {
         vec![(own, None)]
     } else {
         opponents.iter().map(|&p| (own - v.capitals[p], Some(p))).collect()
