@@ -65,39 +65,46 @@ pub(crate) struct View<'a, 'c> {
     pub west: i32,
 }
 
+impl<'a, 'c> View<'a, 'c> {
+    /// The view of a game as it stands.
+    fn of(g: &'a Game<'c>, mover: usize) -> View<'a, 'c> {
+        let catalogue = g.catalogue();
+        let map = g.map();
+        let board = g.board();
+        let at_base = |c: usize| board[c].card == map.cells[c].base;
+        let pile = |k: CardKind| {
+            g.seats()[mover].base_cards.iter().filter(|&&n| catalogue.card(n).is_some_and(|c| c.kind == k)).count()
+                as i32
+        };
+        let west_cells: Vec<usize> = map.west_bonus.iter().filter_map(|&b| map.cell_of(b)).collect();
+        let west = i32::from(matches!(g.phase(), Phase::Expand { west: true, .. }))
+            + match g.rules().west_bonus {
+                WestBonus::Once => i32::from(!west_cells.is_empty() && west_cells.iter().all(|&c| at_base(c))),
+                WestBonus::EachCard => west_cells.iter().filter(|&&c| at_base(c)).count() as i32,
+            };
+        View {
+            g,
+            board,
+            hand: g.seats()[mover].hand.len() as i32,
+            engine: g.black_engine() == Some(mover) && !g.engine_used(),
+            budget: match g.phase() {
+                Phase::Expand { budget, .. } => *budget,
+                _ => Budget::Spent,
+            },
+            r: pile(CardKind::BaseRoute),
+            st: pile(CardKind::BaseStation),
+            capitals: (0..g.seats().len()).map(|p| g.capital(p).total() as i32).collect(),
+            upgraded: g.upgraded(),
+            west,
+        }
+    }
+}
+
 /// An upper bound on the evaluation at the end of the turn, for a state in which the mover can
 /// still build and no bonus payment can come (A6). `shares_ahead`: the state is in the B) that
 /// comes before A).
 pub(crate) fn expand_upper(g: &Game<'_>, mover: usize, shares_ahead: bool) -> i32 {
-    let catalogue = g.catalogue();
-    let map = g.map();
-    let board = g.board();
-    let at_base = |c: usize| board[c].card == map.cells[c].base;
-    let pile = |k: CardKind| {
-        g.seats()[mover].base_cards.iter().filter(|&&n| catalogue.card(n).is_some_and(|c| c.kind == k)).count() as i32
-    };
-    let west_cells: Vec<usize> = map.west_bonus.iter().filter_map(|&b| map.cell_of(b)).collect();
-    let west = i32::from(matches!(g.phase(), Phase::Expand { west: true, .. }))
-        + match g.rules().west_bonus {
-            WestBonus::Once => i32::from(!west_cells.is_empty() && west_cells.iter().all(|&c| at_base(c))),
-            WestBonus::EachCard => west_cells.iter().filter(|&&c| at_base(c)).count() as i32,
-        };
-    let budget = match g.phase() {
-        Phase::Expand { budget, .. } => *budget,
-        _ => Budget::Spent,
-    };
-    let view = View {
-        g,
-        board,
-        hand: g.seats()[mover].hand.len() as i32,
-        engine: g.black_engine() == Some(mover) && !g.engine_used(),
-        budget,
-        r: pile(CardKind::BaseRoute),
-        st: pile(CardKind::BaseStation),
-        capitals: (0..g.seats().len()).map(|p| g.capital(p).total() as i32).collect(),
-        upgraded: g.upgraded(),
-        west,
-    };
+    let view = View::of(g, mover);
     let pending = match g.phase() {
         Phase::Buying { company, .. } | Phase::Taking { company, .. } => g.stations(*company) as i32,
         _ => 0,
@@ -110,37 +117,8 @@ pub(crate) fn expand_upper(g: &Game<'_>, mover: usize, shares_ahead: bool) -> i3
 /// bring, by the argument of A6 with no opponent: for the last turn of a game, where only the
 /// mover's own final capital counts (L6). `shares_ahead`: in the B) before A).
 pub(crate) fn own_expand_gain(g: &Game<'_>, mover: usize, shares_ahead: bool) -> i32 {
-    let catalogue = g.catalogue();
-    let map = g.map();
-    let board = g.board();
-    let at_base = |c: usize| board[c].card == map.cells[c].base;
-    let pile = |k: CardKind| {
-        g.seats()[mover].base_cards.iter().filter(|&&n| catalogue.card(n).is_some_and(|c| c.kind == k)).count() as i32
-    };
-    let west_cells: Vec<usize> = map.west_bonus.iter().filter_map(|&b| map.cell_of(b)).collect();
-    let west = i32::from(matches!(g.phase(), Phase::Expand { west: true, .. }))
-        + match g.rules().west_bonus {
-            WestBonus::Once => i32::from(!west_cells.is_empty() && west_cells.iter().all(|&c| at_base(c))),
-            WestBonus::EachCard => west_cells.iter().filter(|&&c| at_base(c)).count() as i32,
-        };
-    let own = g.capital(mover).total() as i32;
-    let mut capitals = vec![0; g.seats().len()];
-    capitals[mover] = own;
-    let view = View {
-        g,
-        board,
-        hand: g.seats()[mover].hand.len() as i32,
-        engine: g.black_engine() == Some(mover) && !g.engine_used(),
-        budget: match g.phase() {
-            Phase::Expand { budget, .. } => *budget,
-            _ => Budget::Spent,
-        },
-        r: pile(CardKind::BaseRoute),
-        st: pile(CardKind::BaseStation),
-        capitals,
-        upgraded: g.upgraded(),
-        west,
-    };
+    let view = View::of(g, mover);
+    let own = view.capitals[mover];
     bound_for(&view, &Prep::new(g, mover), mover, shares_ahead, true) - own
 }
 
