@@ -459,7 +459,7 @@ fn facts(end: &Game<'_>, record: &Record, turns: usize) -> Vec<String> {
         ));
         out.push(format!("Winner: {} (the most capital, then the most shares).", win.join(" and ")));
         out.push(
-            "The last round is valued turn by turn like the others; its exact search is not part of this review."
+            "The last round is valued turn by turn like the others, and searched exactly from its first turn (below)."
                 .to_string(),
         );
     } else {
