@@ -22,7 +22,7 @@ use signalbox_engine::express01::network::Network;
 
 use signalbox_engine::express01::route::RouteTask;
 
-use super::turn::{Limit, ends_turn};
+use super::turn::{Limit, ends_turn, fingerprint, hash128};
 
 /// How the players other than the mover choose (L2, L3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -163,16 +163,6 @@ fn paranoid_order(root: usize, a: &[u32], b: &[u32]) -> Ordering {
     margin(a).cmp(&margin(b)).then_with(|| a[root].cmp(&b[root])).then_with(|| others(b, root).cmp(others(a, root)))
 }
 
-/// A 128-bit fingerprint of a game's state, for the memo (a game is kilobytes). Two hashers of
-/// unrelated algorithms; a collision of both is not to be expected among the states of a round.
-fn fingerprint(game: &Game<'_>) -> u128 {
-    let mut a = rustc_hash::FxHasher::default();
-    game.hash(&mut a);
-    let mut b = std::collections::hash_map::DefaultHasher::new();
-    game.hash(&mut b);
-    (u128::from(a.finish()) << 64) | u128::from(b.finish())
-}
-
 /// A referee that asks each question once: the best payout depends on the board's tracks and
 /// stations and the task only, and many states of a round share a board.
 struct Remembered<'r> {
@@ -182,17 +172,7 @@ struct Remembered<'r> {
 
 impl Referee for Remembered<'_> {
     fn best_payout(&self, network: &Network, task: RouteTask) -> Option<u32> {
-        let mut a = rustc_hash::FxHasher::default();
-        let mut b = std::collections::hash_map::DefaultHasher::new();
-        for h in [&mut a as &mut dyn Hasher, &mut b] {
-            for c in &network.cells {
-                c.card.hash(&mut HashWrap(h));
-                c.tracks.hash(&mut HashWrap(h));
-                c.stations.hash(&mut HashWrap(h));
-            }
-            (task.company, task.max_cards, task.rules).hash(&mut HashWrap(h));
-        }
-        let key = (u128::from(a.finish()) << 64) | u128::from(b.finish());
+        let key = hash128(&PayoutQuestion(network, task));
         if let Some(&v) = self.payouts.borrow().get(&key) {
             return v;
         }
@@ -202,15 +182,17 @@ impl Referee for Remembered<'_> {
     }
 }
 
-/// A `&mut dyn Hasher` as a sized hasher.
-struct HashWrap<'h>(&'h mut dyn Hasher);
+/// What a best payout depends on: the board's cards, tracks and stations, and the task.
+struct PayoutQuestion<'n>(&'n Network, RouteTask);
 
-impl Hasher for HashWrap<'_> {
-    fn finish(&self) -> u64 {
-        self.0.finish()
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        self.0.write(bytes);
+impl Hash for PayoutQuestion<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        for c in &self.0.cells {
+            c.card.hash(state);
+            c.tracks.hash(state);
+            c.stations.hash(state);
+        }
+        (self.1.company, self.1.max_cards, self.1.rules).hash(state);
     }
 }
 

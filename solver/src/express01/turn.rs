@@ -13,7 +13,6 @@ use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
 use std::time::Instant;
 
-use signalbox_engine::express01::card::{CardKind, CompanyId};
 use signalbox_engine::express01::game::{Action, Budget, Game, Pair, Phase, Referee, Source, Spend, Step};
 use signalbox_engine::express01::position::WestBonus;
 
@@ -93,15 +92,29 @@ impl TurnAnswer {
     }
 }
 
-/// A 128-bit fingerprint of a game's state, for the visited sets (a game is kilobytes; millions
-/// of states are visited). Two hashers with unrelated algorithms; a collision of both is not to
-/// be expected among the states of any turn.
-fn fingerprint(game: &Game<'_>) -> u128 {
+/// A 128-bit hash, for the visited sets and memos of the searches (a game is kilobytes; millions
+/// of states are visited): two hashers with unrelated algorithms; a collision of both is not to
+/// be expected among the states of any search.
+pub(crate) fn hash128<T: Hash + ?Sized>(x: &T) -> u128 {
     let mut a = rustc_hash::FxHasher::default();
-    game.hash(&mut a);
+    x.hash(&mut a);
     let mut b = std::collections::hash_map::DefaultHasher::new();
-    game.hash(&mut b);
+    x.hash(&mut b);
     (u128::from(a.finish()) << 64) | u128::from(b.finish())
+}
+
+/// The fingerprint of a game's state.
+pub(crate) fn fingerprint(game: &Game<'_>) -> u128 {
+    hash128(game)
+}
+
+/// A game hashed with the order within its decks left out (A5).
+struct OrderFree<'a, 'c>(&'a Game<'c>);
+
+impl Hash for OrderFree<'_, '_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.hash_ignoring_deck_order(state);
+    }
 }
 
 /// The key of a state in the search's visited sets (A5): its fingerprint, with the order of
@@ -110,11 +123,7 @@ fn key(game: &Game<'_>) -> u128 {
     if !order_free(game) {
         return fingerprint(game);
     }
-    let mut a = rustc_hash::FxHasher::default();
-    game.hash_ignoring_deck_order(&mut a);
-    let mut b = std::collections::hash_map::DefaultHasher::new();
-    game.hash_ignoring_deck_order(&mut b);
-    (u128::from(a.finish()) << 64) | u128::from(b.finish()) ^ 1
+    hash128(&OrderFree(game)) ^ 1
 }
 
 /// What tells two turns apart for the list of best turns: their plan. The action pair, the
@@ -139,11 +148,7 @@ fn plan(steps: &[Step]) -> u128 {
         }
     }
     parts.sort_unstable();
-    let mut a = rustc_hash::FxHasher::default();
-    parts.hash(&mut a);
-    let mut b = std::collections::hash_map::DefaultHasher::new();
-    parts.hash(&mut b);
-    (u128::from(a.finish()) << 64) | u128::from(b.finish())
+    hash128(&parts)
 }
 
 /// Whether the order of the cards within the decks can no longer change the value of the turn
@@ -492,102 +497,27 @@ fn upper(g: &Game<'_>, mover: usize) -> i32 {
             expand_upper(g, mover, true)
         }
         (Some(Pair::SharesExpand | Pair::ExpandShares), Phase::Expand { .. }) => expand_upper(g, mover, false),
-        _ => evaluation(g, mover) + gain_bound(g, mover),
+        // Before the pair: building (either order, A4 and A7) or a bonus payment.
+        (None, _) => expand_upper(g, mover, true).max(evaluation(g, mover) + bonus_gain(g, mover)),
+        _ => evaluation(g, mover) + bonus_gain(g, mover),
     }
 }
 
-/// An upper bound on how much the evaluation can still rise before the turn ends (A2).
-///
-/// The mover's capital rises by building: a station adds the mover's shares of its companies and
-/// the base card taken at most one pair; two route cards over base cards at most two pairs; each
-/// card paid costs 1, the black engine 2. It rises by cards received (a bonus payment: at most 2 a
-/// station on the board; the West: one card for each western card still at its base), and by a
-/// share being bought (its worth, the company's stations, once its price is paid; a purchase not
-/// yet begun adds nothing, since its price equals its worth). Shares bought before building (B+A)
-/// raise what a station adds by at most one a card in hand. The strongest opponent's capital
-/// falls by at most 1 in a turn: a share taken from them paid partly with the black engine (they
-/// receive one card less than the share was worth); nothing else lowers it.
-fn gain_bound(g: &Game<'_>, mover: usize) -> i32 {
-    let hand = g.seats()[mover].hand.len() as i32;
-    let engine = g.black_engine() == Some(mover) && !g.engine_used();
-    let (pair, action) = (g.pair(), g.action());
-    let first = pair.is_none();
-    let expand_ahead = first
-        || matches!(
-            (pair, action),
-            (Some(Pair::ExpandShares), Some(Action::Expand)) | (Some(Pair::SharesExpand), Some(_))
-        );
-    let shares_ahead = first || matches!((pair, action), (Some(Pair::SharesExpand), Some(Action::Shares)));
-    let bonus_ahead = first || matches!(g.phase(), Phase::Bonus);
-    let mut up = 0;
-    if expand_ahead {
-        let extra = if shares_ahead { hand } else { 0 };
-        let held = |c: CompanyId| g.holding(mover, c) as i32 + extra;
-        let catalogue = g.catalogue();
-        // What a first station on each station base still unbuilt can add to the mover, best
-        // first; and the route bases still unbuilt.
-        let mut station_values: Vec<i32> = Vec::new();
-        let mut route_bases = 0i32;
-        for (p, cell) in g.board().iter().zip(&g.map().cells) {
-            if p.card != cell.base {
-                continue;
-            }
-            let Some(base) = catalogue.card(cell.base) else { continue };
-            match base.kind {
-                CardKind::BaseStation => station_values.push(
-                    base.upgrades
-                        .iter()
-                        .filter_map(|&n| catalogue.card(n))
-                        .map(|c| c.stations.iter().filter_map(|s| s.company).map(held).sum::<i32>())
-                        .max()
-                        .unwrap_or(0),
-                ),
-                _ => route_bases += 1,
-            }
-        }
-        station_values.sort_unstable_by(|a, b| b.cmp(a));
-        let seat = &g.seats()[mover];
-        let kind = |k: CardKind| {
-            seat.base_cards.iter().filter(|&&n| catalogue.card(n).is_some_and(|c| c.kind == k)).count() as i32
-        };
-        let (r, st) = (kind(CardKind::BaseRoute), kind(CardKind::BaseStation));
-        // Units: a budget already paid (free), the cards in hand (1 each), the black engine (2).
-        let (free, free_route_only) = match g.phase() {
-            Phase::Expand { budget: Budget::Fresh, .. } => (1, false),
-            Phase::Expand { budget: Budget::OneRoute(_), .. } => (1, true),
-            _ => (0, false),
-        };
-        let units = free + hand + i32::from(engine);
-        let cost = |k: i32| -> i32 {
-            let paid = (k - free).max(0);
-            paid.min(hand) + 2 * (paid - hand).max(0)
-        };
-        let mut best = 0;
-        for a in 0..=units.min(station_values.len() as i32) {
-            for b in 0..=(units - a) {
-                if free_route_only && a > units - 1 {
-                    continue;
-                }
-                let routes = (2 * b).min(route_bases);
-                let stations: i32 = station_values[..a as usize].iter().sum();
-                let pairs = (r + routes).min(st + a) - r.min(st);
-                best = best.max(stations + pairs - cost(a + b));
-            }
-        }
-        let west = g.map().west_bonus.len() as i32 + i32::from(matches!(g.phase(), Phase::Expand { west: true, .. }));
-        up += best + west;
-    }
+/// An upper bound on how much the evaluation can still rise in C) and D) (A2): the mover gains
+/// at most the cards of the payment (at most two a station on the board, or the cards still due
+/// to them in a payment under way); nothing in them lowers another player's capital, and D)
+/// moves none. Elsewhere (the B) after A), ended at once by A4) nothing rises.
+fn bonus_gain(g: &Game<'_>, mover: usize) -> i32 {
     match g.phase() {
-        Phase::Buying { company, .. } | Phase::Taking { company, .. } => up += g.stations(*company) as i32,
-        Phase::Paying { queue } => up += queue.iter().filter(|&&p| p == mover).count() as i32,
-        _ => {}
+        Phase::Pair | Phase::Bonus => {
+            let catalogue = g.catalogue();
+            let stations: usize =
+                g.board().iter().filter_map(|p| catalogue.card(p.card)).map(|c| c.stations.len()).sum();
+            2 * stations as i32
+        }
+        Phase::Paying { queue } => queue.iter().filter(|&&p| p == mover).count() as i32,
+        _ => 0,
     }
-    if bonus_ahead {
-        let catalogue = g.catalogue();
-        let stations: usize = g.board().iter().filter_map(|p| catalogue.card(p.card)).map(|c| c.stations.len()).sum();
-        up = up.max(2 * stations as i32);
-    }
-    up + i32::from(engine && shares_ahead)
 }
 
 /// Each step of `steps` from `game` in the record's words (`game.describe`, before each step),

@@ -18,13 +18,14 @@
 //! card and changes no capital).
 
 use std::collections::HashSet;
-use std::hash::{Hash, Hasher};
+use std::hash::Hash;
 
 use signalbox_engine::express01::card::{CardKind, CardNumber};
 use signalbox_engine::express01::expand::{Upgrade, check_upgrade};
 use signalbox_engine::express01::game::{Budget, Build, Game, Phase, Referee, Spend, Step};
 use signalbox_engine::express01::position::Placement;
 
+use super::turn::hash128;
 use super::turn_bound::{Prep, View, bound};
 
 /// What the search of A) reports to and asks of the turn search around it.
@@ -184,14 +185,6 @@ impl Ctx<'_, '_> {
         bound(&view, &self.prep, self.mover, false)
     }
 
-    fn key(s: &State) -> u128 {
-        let mut a = rustc_hash::FxHasher::default();
-        s.hash(&mut a);
-        let mut b = std::collections::hash_map::DefaultHasher::new();
-        s.hash(&mut b);
-        (u128::from(a.finish()) << 64) | u128::from(b.finish())
-    }
-
     fn visit(&mut self, s: &State, sink: &mut dyn Sink) {
         if self.stop || sink.tick() {
             self.stop = true;
@@ -214,7 +207,7 @@ impl Ctx<'_, '_> {
             if self.stop {
                 return;
             }
-            if self.seen.insert(Self::key(&next)) {
+            if self.seen.insert(hash128(&next)) {
                 self.line.push(mv);
                 self.visit(&next, sink);
                 self.line.pop();
