@@ -4,10 +4,12 @@
 //! The evaluation of a turn is the mover's capital less the strongest opponent's, when the turn
 //! ends (A1). Its value depends on the end of the turn only, so the search is over the states a
 //! turn can reach: a depth-first search that visits each state once, keeps the best end found,
-//! and cuts a state whose admissible bound cannot beat it (A2). Three choices are proven not to
-//! change the value and are taken once (A3): the deck of each card of a bonus payment and the
-//! exchange of D) (after the payment only D remains, and neither moves capital), and B) after A)
-//! (no purchase raises the evaluation, A4).
+//! and cuts a state whose admissible bound cannot beat it (A2; the bound while building is
+//! `turn_bound`, A6). Choices proven not to change the value are taken once: the deck of each
+//! card of a bonus payment and the exchange of D) (A3), B) after A) (A4), copies of a card and
+//! the order within decks where no top card can still be drawn (A5), "A) then B)" as "B) then
+//! A)" with no purchase (A7). The rest of an A) is searched by `turn_expand` with payments named
+//! when a build needs their card (A8, A9).
 
 use std::collections::HashSet;
 use std::hash::{Hash, Hasher};

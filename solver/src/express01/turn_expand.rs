@@ -322,7 +322,6 @@ impl Ctx<'_, '_> {
                 }
                 Move::Build { card, from_hand: true, .. } => {
                     let Some(at) = open.pop() else {
-                        debug_refusal("no payment to name", &self.line);
                         sink.refused();
                         return;
                     };
@@ -335,7 +334,6 @@ impl Ctx<'_, '_> {
         let mut rest = s.hand.iter().enumerate().flat_map(|(n, &k)| std::iter::repeat_n(n, usize::from(k)));
         for at in open {
             let Some(n) = rest.next() else {
-                debug_refusal("no card left to name", &self.line);
                 sink.refused();
                 return;
             };
@@ -358,16 +356,14 @@ impl Ctx<'_, '_> {
                     Step::Build(Build { cell, card, turned, depth })
                 }
             };
-            if let Err(e) = game.play(step, &referee) {
-                debug_refusal(&format!("{step:?}: {e}"), &self.line);
+            if game.play(step, &referee).is_err() {
                 sink.refused();
                 return;
             }
             steps.push(step);
         }
         let before = game.clone();
-        if let Err(e) = game.play(Step::Done, &referee) {
-            debug_refusal(&format!("done: {e}"), &self.line);
+        if game.play(Step::Done, &referee).is_err() {
             sink.refused();
             return;
         }
@@ -386,11 +382,5 @@ impl Referee for NoReferee {
         _task: signalbox_engine::express01::route::RouteTask,
     ) -> Option<u32> {
         None
-    }
-}
-
-fn debug_refusal(what: &str, line: &[Move]) {
-    if std::env::var_os("SIGNALBOX_DEBUG_TURN").is_some() {
-        eprintln!("refused: {what} (line {line:?})");
     }
 }
