@@ -9,9 +9,9 @@ use signalbox_engine::express01::game::{Game, Phase};
 use signalbox_engine::express01::position::{ADVICE_SAMPLE_JSON, ADVICE_SAMPLE_LABEL, Position};
 use signalbox_solver::express01::last_round::{LastRound, Opponents, last_round};
 use signalbox_solver::express01::selfplay::BestRoute;
-use signalbox_solver::express01::turn::{Limit, TurnAnswer, best_turns_on, evaluation, in_words};
+use signalbox_solver::express01::turn::{Limit, TurnAnswer, best_turns_on, evaluation};
 
-use crate::input::{bad, check_new, read_text, write_new};
+use crate::input::{bad, check_new, text_or_embedded, write_new};
 
 /// What the evaluation is, in the words the output prints.
 pub const EVALUATION: &str = "the mover's capital less the strongest opponent's capital at the end of the turn, before \
@@ -81,10 +81,7 @@ pub fn run(a: AdviseArgs) -> anyhow::Result<()> {
         return Err(bad("--top: expected at least 1"));
     }
     let (_, catalogue) = super::load_content(a.content.as_deref())?;
-    let (label, text) = match &a.position {
-        Some(p) => (p.display().to_string(), read_text(p)?),
-        None => (ADVICE_SAMPLE_LABEL.to_string(), ADVICE_SAMPLE_JSON.to_string()),
-    };
+    let (label, text) = text_or_embedded(a.position.as_deref(), ADVICE_SAMPLE_LABEL, ADVICE_SAMPLE_JSON)?;
     let position = Position::from_json(&label, &text, &catalogue).map_err(|e| bad(e.to_string()))?;
     let game = Game::from_position(&position).map_err(|e| bad(format!("{label}: {e}")))?;
     if *game.phase() != Phase::Pair {
@@ -104,7 +101,7 @@ pub fn run(a: AdviseArgs) -> anyhow::Result<()> {
         .turns
         .iter()
         .map(|t| {
-            let (words, after) = in_words(&game, &t.steps);
+            let (words, after) = game.describe_steps(&t.steps);
             (words, after, t.value)
         })
         .collect();
@@ -159,17 +156,9 @@ fn stop_words(states: u64, time: Option<Duration>) -> String {
     parts.join(" or ")
 }
 
-/// Each turn of a last-round line in words, with its player.
+/// Each turn of a last-round line in words, with its player's name.
 fn line_in_words(game: &Game<'_>, l: &LastRound) -> Vec<(String, Vec<String>)> {
-    let mut g = game.clone();
-    l.line
-        .iter()
-        .map(|t| {
-            let (words, after) = in_words(&g, &t.steps);
-            g = after;
-            (game.seats()[t.seat].name.clone(), words)
-        })
-        .collect()
+    l.in_words(game).into_iter().map(|(seat, words)| (game.seats()[seat].name.clone(), words)).collect()
 }
 
 fn model(o: OpponentsArg) -> &'static str {

@@ -18,7 +18,23 @@
 use super::card::CardNumber;
 use super::game::{Build, Game, Pair, Source, Spend, Step};
 
-impl Game<'_> {
+impl<'c> Game<'c> {
+    /// Each of `steps` in the readable form, as it reads when it is played from this game, and
+    /// the game after them. The steps are played without checks: give a line the engine has
+    /// played or searched.
+    pub fn describe_steps(&self, steps: &[Step]) -> (Vec<String>, Game<'c>) {
+        let mut g = self.clone();
+        let words = steps
+            .iter()
+            .map(|&s| {
+                let text = g.describe(s);
+                g.play_unchecked(s);
+                text
+            })
+            .collect();
+        (words, g)
+    }
+
     /// The step in the readable form, as it reads in the game's present state.
     pub fn describe(&self, step: Step) -> String {
         let cell_name =

@@ -186,19 +186,6 @@ fn play_turn<'c>(before: &Game<'c>, steps: &[Step]) -> Result<(Game<'c>, Game<'c
     Ok((last, g))
 }
 
-/// The steps of a turn in words, each as it reads when it is played.
-pub fn describe_turn(before: &Game<'_>, steps: &[Step]) -> Vec<String> {
-    let mut g = before.clone();
-    steps
-        .iter()
-        .map(|&s| {
-            let text = g.describe(s);
-            g.play_unchecked(s);
-            text
-        })
-        .collect()
-}
-
 /// One turn analysed.
 struct TurnReview {
     answer: TurnAnswer,
@@ -268,7 +255,7 @@ fn assemble<'c>(
         if best_replayed != best_value {
             return Err(certificate(format!("the search valued it {best_value}, the engine {best_replayed}")));
         }
-        let best_texts = describe_turn(before, &best);
+        let best_texts = before.describe_steps(&best).0;
         let after_capitals = capitals_of(&played_end);
         capitals.push(after_capitals.clone());
         decisions.push(Decision {
@@ -325,15 +312,10 @@ fn exact_last_round(
     let before = &turns[first].before;
     let limit = Limit { states: options.states, deadline: options.time_limit.map(|d| Instant::now() + d) };
     let found = super::last_round::last_round(before, &BestRoute, super::last_round::Opponents::MaxN, limit)?;
-    let mut g = before.clone();
     let line: Vec<serde_json::Value> = found
-        .line
-        .iter()
-        .map(|t| {
-            let (words, after) = super::turn::in_words(&g, &t.steps);
-            g = after;
-            json!({ "player": names[t.seat], "steps": words })
-        })
+        .in_words(before)
+        .into_iter()
+        .map(|(seat, words)| json!({ "player": names[seat], "steps": words }))
         .collect();
     let played: Vec<u32> = (0..names.len()).map(|p| end.capital(p).total()).collect();
     Some(LastRound {

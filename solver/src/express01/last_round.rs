@@ -65,6 +65,22 @@ pub struct LastRound {
     pub restricted: bool,
 }
 
+impl LastRound {
+    /// Each turn of the line from `game` (the game it was searched from): the seat and its steps
+    /// in the record's words.
+    pub fn in_words(&self, game: &Game<'_>) -> Vec<(usize, Vec<String>)> {
+        let mut g = game.clone();
+        self.line
+            .iter()
+            .map(|t| {
+                let (words, after) = g.describe_steps(&t.steps);
+                g = after;
+                (t.seat, words)
+            })
+            .collect()
+    }
+}
+
 /// The exact last round from `game`, at the start of a turn (`Phase::Pair`), by the opponent
 /// model; with a deadline, the best line found when it passes (`proven: false`, L7).
 ///

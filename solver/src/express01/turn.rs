@@ -521,15 +521,3 @@ fn bonus_gain(g: &Game<'_>, mover: usize) -> i32 {
         _ => 0,
     }
 }
-
-/// Each step of `steps` from `game` in the record's words (`game.describe`, before each step),
-/// and the game after them. Steps are played without checks: give a line the engine has played.
-pub fn in_words<'c>(game: &Game<'c>, steps: &[Step]) -> (Vec<String>, Game<'c>) {
-    let mut g = game.clone();
-    let mut words = Vec::with_capacity(steps.len());
-    for &s in steps {
-        words.push(g.describe(s));
-        g.play_unchecked(s);
-    }
-    (words, g)
-}
