@@ -35,9 +35,11 @@ use signalbox_engine::express01::round::Length;
 use signalbox_solver::express01::naive_game::{StateKey, naive_legal, outcome, selfplay_positions};
 use signalbox_solver::express01::selfplay::{BestRoute, Ending, MAX_ROUNDS, Policy, selfplay};
 
+#[path = "support/answer.rs"]
+mod answer;
 #[path = "support/criterion_dir.rs"]
 mod criterion_dir;
-use criterion_dir::criterion_dir;
+use answer::write_answer;
 
 /// Games per iteration of the self-play case (seeds 1 to `GAMES`).
 const GAMES: u64 = 5;
@@ -45,23 +47,6 @@ const GAMES: u64 = 5;
 const PER_KIND: usize = 3;
 /// The maps.
 const MAPS: [&str; 2] = ["germany", "usa"];
-
-/// Whether this is a measuring run (`cargo bench`), not a test or a listing: only then are the
-/// side files written.
-fn bench_mode() -> bool {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter().any(|a| a == "--bench")
-        && !args.iter().any(|a| a == "--test" || a == "--list" || a.starts_with("--profile-time"))
-}
-
-fn write_answer(group: &str, function: &str, parameter: &str, answer: &Value) {
-    if !bench_mode() {
-        return;
-    }
-    let dir = criterion_dir().join(group).join(function).join(parameter);
-    let _ = std::fs::create_dir_all(&dir);
-    let _ = std::fs::write(dir.join("answer.json"), format!("{answer:#}\n"));
-}
 
 /// The load average (1, 5, 15 min) as `/proc/loadavg` gives it, empty where it does not.
 fn load_average() -> String {

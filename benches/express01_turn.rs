@@ -24,7 +24,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, SamplingMode};
-use serde_json::{Value, json};
+use serde_json::json;
 use signalbox_engine::express01::catalogue::Catalogue;
 use signalbox_engine::express01::game::Game;
 use signalbox_engine::express01::round::Length;
@@ -32,9 +32,11 @@ use signalbox_solver::express01::game_positions::{Cut, agreement_positions, cut,
 use signalbox_solver::express01::selfplay::{BestRoute, Policy};
 use signalbox_solver::express01::turn::{Limit, best_turns, naive_best};
 
+#[path = "support/answer.rs"]
+mod answer;
 #[path = "support/criterion_dir.rs"]
 mod criterion_dir;
-use criterion_dir::criterion_dir;
+use answer::{bench_mode, write_answer};
 
 /// Small positions timed against the naive reference.
 const SMALL: usize = 40;
@@ -42,21 +44,6 @@ const SMALL: usize = 40;
 const LIMIT: Duration = Duration::from_secs(5);
 /// The hand sizes of the growth measurement (12: the whole hand).
 const HANDS: [usize; 5] = [2, 4, 6, 8, 12];
-
-fn bench_mode() -> bool {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter().any(|a| a == "--bench")
-        && !args.iter().any(|a| a == "--test" || a == "--list" || a.starts_with("--profile-time"))
-}
-
-fn write_answer(group: &str, function: &str, parameter: &str, answer: &Value) {
-    if !bench_mode() {
-        return;
-    }
-    let dir = criterion_dir().join(group).join(function).join(parameter);
-    let _ = std::fs::create_dir_all(&dir);
-    let _ = std::fs::write(dir.join("answer.json"), format!("{answer:#}\n"));
-}
 
 /// Mid-game positions with 8 to 12 cards in the mover's hand.
 fn mid_game(catalogue: &Catalogue) -> Vec<Game<'_>> {
