@@ -21,11 +21,13 @@
 //!   the plan). A plan building the station bases `S` and making `t` other builds has every
 //!   member of `S` within distance `t`.
 //! - What the plan's stations add for `p`'s margin is, for each station card, the mover's
-//!   holding of its companies less `p`'s; the bound takes the best station card that is not in
-//!   another player's hand, for each station base, and the best `k` of those within distance
-//!   `t`, for every `k` and `t` the hand can pay; plus the largest rise of pairs with `k`
-//!   station bases and `min(t, route bases)` route bases, less the cheapest payment of `k`
-//!   station upgrades and `t` route upgrades.
+//!   holding of its companies less `p`'s. Station cards come in kinds (their companies), each
+//!   kind at most as often as copies of its cards are not in another player's hand. For every
+//!   `k` and `t` the hand can pay, the bound takes the best `k` stations within distance `t`,
+//!   each base counted once for each kind it lists and each kind at most its copies; plus the
+//!   largest rise of pairs with `k` station bases and `min(t, route bases)` route bases, less
+//!   the cheapest payment of `k` station upgrades and `t` route upgrades. West bonuses still
+//!   possible add a card each, which can also pay.
 //! - In the B) before A), each purchase leaves the mover's capital unchanged or costs 1 (the
 //!   black engine), and a share taken from `p` lowers `p`'s capital by at most 1 (the black
 //!   engine's part of the price is not handed over). The shares bought can raise the mover's
