@@ -74,7 +74,8 @@ fn growth(catalogue: &Catalogue) {
         let mut proven = 0;
         for game in &games {
             let setup = game.to_setup();
-            let shape = Cut { hand: if h >= 12 { usize::MAX } else { h }, engine: true, mover_shares: true };
+            let shape =
+                Cut { hand: if h >= 12 { usize::MAX } else { h }, engine: true, mover_shares: true, shares: None };
             let Some(g) = game_of(catalogue, cut(catalogue, setup, game.mover(), shape)) else { continue };
             let t = Instant::now();
             let found = best_turns(&g, &BestRoute, 1, Limit::until(t + LIMIT));

@@ -3,65 +3,21 @@
 //! self-played games on both maps, 2 and 3 players; every line replayed with every rule checked
 //! to the finals it states.
 
-use signalbox_engine::express01::card::CardNumber;
 use signalbox_engine::express01::catalogue::Catalogue;
 use signalbox_engine::express01::game::{Game, Phase};
-use signalbox_engine::express01::position::{Position, PositionSetup, deck_names};
-use signalbox_engine::express01::record::StartSetup;
-use signalbox_engine::express01::round::Length;
+use signalbox_engine::express01::position::PositionSetup;
+use signalbox_solver::express01::game_positions::{Cut, cut, game_of, last_round_starts};
 use signalbox_solver::express01::last_round::{LastRound, Opponents, last_round};
 use signalbox_solver::express01::naive_round::naive_last_round_within;
-use signalbox_solver::express01::selfplay::{BestRoute, MAX_ROUNDS, Policy, play_out, policy_rng};
+use signalbox_solver::express01::selfplay::BestRoute;
 use signalbox_solver::express01::turn::Limit;
 
-/// The turn starts of the last round of a self-played game from the turn that reached the end
-/// on (that turn's start has the end not reached yet: its mover can reach it), with every
-/// `before`-th earlier turn start of the round (there the mover may not reach it).
-fn last_round_starts(catalogue: &Catalogue, map: &str, seed: u64, players: usize, before: bool) -> Vec<PositionSetup> {
-    let names = ["A", "B", "C", "D"][..players].iter().map(|s| s.to_string()).collect();
-    let start = StartSetup::new(map, seed, names, Length::Short);
-    let setup = start.position(catalogue).expect("a start");
-    let position = Position::from_setup(setup, catalogue).expect("legal");
-    let mut game = Game::from_position(&position).expect("a game");
-    // Each turn start: the round, whether the end is reached at it, and the position.
-    let mut starts: Vec<(u32, bool, PositionSetup)> = Vec::new();
-    play_out(&mut game, Policy::Random, &mut policy_rng(seed), MAX_ROUNDS, &mut |g, _| {
-        if *g.phase() == Phase::Pair {
-            starts.push((g.round(), g.end_reached(), g.to_setup()));
-        }
-    });
-    let last = game.round();
-    let starts: Vec<(bool, PositionSetup)> =
-        starts.into_iter().filter(|(r, ..)| *r == last).map(|(_, e, s)| (e, s)).collect();
-    // The turn that reached the end: the last start without it.
-    let reaching = starts.iter().rposition(|(e, _)| !e);
-    starts
-        .into_iter()
-        .enumerate()
-        .filter(|(i, _)| reaching.is_none_or(|r| *i >= r) || before)
-        .map(|(_, (_, s))| s)
-        .collect()
-}
-
-/// The position with each hand cut to `keep` cards (the rest put at the bottom of their decks,
-/// so that every card is still once in the game), and without the black engine unless
-/// `engine`.
-fn cut<'c>(catalogue: &'c Catalogue, mut s: PositionSetup, keep: usize, engine: bool) -> Game<'c> {
-    if !engine && s.black_engine.take().is_some() {
-        s.black_engine_used = true;
-    }
-    let kinds = catalogue.maps.iter().flat_map(|m| deck_names(&m.kinds)).collect::<Vec<_>>();
-    for p in &mut s.players {
-        let mut rest: Vec<u16> = p.hand.drain(keep.min(p.hand.len())..).collect();
-        rest.extend(p.shares.drain(SHARES.min(p.shares.len())..));
-        for n in rest {
-            let card = catalogue.card(CardNumber(n)).expect("a card");
-            let deck = kinds.iter().find(|(_, (k, st))| *k == card.kind && *st == card.stage).expect("a deck").0;
-            s.decks.as_mut().expect("decks").entry(deck.to_string()).or_default().push(n);
-        }
-    }
-    let position = Position::from_setup(s, catalogue).expect("still legal");
-    Game::from_position(&position).expect("a game")
+/// The position with each hand cut to `keep` cards and each player's shares to [`SHARES`] (the
+/// rest put at the bottom of their decks, so that every card is still once in the game), and
+/// without the black engine unless `engine`.
+fn cut_game<'c>(catalogue: &'c Catalogue, s: PositionSetup, keep: usize, engine: bool) -> Game<'c> {
+    let shape = Cut { hand: keep, engine, mover_shares: true, shares: Some(SHARES) };
+    game_of(catalogue, cut(catalogue, s, 0, shape)).expect("still legal")
 }
 
 /// The line played with every rule checked: each turn by its seat, the game over at its end
@@ -99,7 +55,7 @@ fn the_last_round_equals_the_naive_search_and_replays_to_its_finals() {
         let map = if seed % 2 == 0 { "germany" } else { "usa" };
         let players = 2 + (seed as usize / 2) % 2;
         for (i, setup) in last_round_starts(&catalogue, map, seed, players, seed % 4 == 0).into_iter().enumerate() {
-            let game = cut(&catalogue, setup, 1, (seed as usize + i).is_multiple_of(3));
+            let game = cut_game(&catalogue, setup, 1, (seed as usize + i).is_multiple_of(3));
             let mut done = true;
             for opponents in [Opponents::MaxN, Opponents::Paranoid] {
                 let at = format!("{map} seed {seed} turn {} {opponents:?}", game.turn());
@@ -134,7 +90,7 @@ fn the_last_round_equals_the_naive_search_and_replays_to_its_finals() {
 fn whole_hands(catalogue: &Catalogue, seed: u64) -> Vec<Game<'_>> {
     last_round_starts(catalogue, "germany", seed, 4, false)
         .into_iter()
-        .map(|s| Game::from_position(&Position::from_setup(s, catalogue).expect("legal")).expect("a game"))
+        .map(|s| game_of(catalogue, s).expect("a game"))
         .collect()
 }
 

@@ -45,6 +45,8 @@ pub struct Cut {
     /// Whether the player to move keeps their shares (without them they cannot start a bonus
     /// payment, whose draws multiply a naive search's work).
     pub mover_shares: bool,
+    /// Shares kept by each player (the lowest numbers; `None`: all).
+    pub shares: Option<usize>,
 }
 
 /// `setup` cut down as `cut` says; `mover` is the seat to move.
@@ -57,8 +59,9 @@ pub fn cut(catalogue: &Catalogue, mut setup: PositionSetup, mover: usize, cut: C
     for (seat, p) in setup.players.iter_mut().enumerate() {
         p.hand.sort_unstable();
         to_decks.extend(p.hand.drain(cut.hand.min(p.hand.len())..));
-        if seat == mover && !cut.mover_shares {
-            to_decks.append(&mut p.shares);
+        let keep = if seat == mover && !cut.mover_shares { 0 } else { cut.shares.unwrap_or(usize::MAX) };
+        if keep < p.shares.len() {
+            to_decks.extend(p.shares.drain(keep..));
             p.share_counts = None;
         }
     }
@@ -73,6 +76,24 @@ pub fn cut(catalogue: &Catalogue, mut setup: PositionSetup, mover: usize, cut: C
         }
     }
     setup
+}
+
+/// The turn starts of the last round of the game [`turn_starts`] plays (random policy): from the
+/// turn that reached the end on (its start has the end not yet reached: its mover can reach
+/// it), and with `before` the round's earlier turn starts too (there the mover may not reach it).
+pub fn last_round_starts(
+    catalogue: &Catalogue,
+    map: &str,
+    seed: u64,
+    players: usize,
+    before: bool,
+) -> Vec<PositionSetup> {
+    let starts = turn_starts(catalogue, map, seed, players, Length::Short, Policy::Random);
+    let Some(last) = starts.last().map(|s| s.round) else { return Vec::new() };
+    let starts: Vec<PositionSetup> = starts.into_iter().filter(|s| s.round == last).collect();
+    // The turn that reached the end: the last start without it.
+    let reaching = starts.iter().rposition(|s| !s.end_reached);
+    starts.into_iter().enumerate().filter(|(i, _)| before || reaching.is_none_or(|r| *i >= r)).map(|(_, s)| s).collect()
 }
 
 /// The game of a position, if it is a legal whole game.
@@ -95,7 +116,7 @@ pub fn advice_sample(catalogue: &Catalogue) -> Option<PositionSetup> {
 pub fn last_round_sample(catalogue: &Catalogue) -> Option<PositionSetup> {
     let setup = turn_starts(catalogue, "germany", 6, 3, Length::Short, Policy::Greedy).into_iter().nth(7)?;
     let mover = game_of(catalogue, setup.clone())?.mover();
-    Some(cut(catalogue, setup, mover, Cut { hand: 0, engine: true, mover_shares: true }))
+    Some(cut(catalogue, setup, mover, Cut { hand: 0, engine: true, mover_shares: true, shares: None }))
 }
 
 /// The small positions of the best-turn agreement test and bench: turn starts of random and
@@ -121,6 +142,7 @@ pub fn agreement_positions(catalogue: &Catalogue, count: usize) -> Vec<Game<'_>>
                 hand: usize::from(i % 4 != 0),
                 engine: (seed + i as u64).is_multiple_of(3),
                 mover_shares: stations <= 3,
+                shares: None,
             };
             out.extend(game_of(catalogue, cut(catalogue, setup, full.mover(), shape)));
         }
