@@ -382,6 +382,22 @@ pub fn review_page(review: &Review, boards: &[TurningBoards]) -> String {
     h
 }
 
+/// Checks, for the games' tests, that every board of the turning points can be inlined in a
+/// page: a whole `<svg>` element, no XML declaration and no ids, an opaque background; and
+/// that the played and the best move are drawn differently.
+#[cfg(test)]
+pub(crate) fn assert_inlinable(boards: &[TurningBoards]) {
+    for b in boards {
+        for board in [&b.before, &b.played, &b.best] {
+            let svg = board.svg.trim();
+            assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"), "{}", &svg[..40.min(svg.len())]);
+            assert!(!svg.contains("<?xml") && !svg.contains(" id=\""));
+            assert!(svg.contains("fill=\"white\""), "an opaque background");
+        }
+        assert_ne!(b.played.svg, b.best.svg);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

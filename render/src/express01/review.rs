@@ -89,14 +89,6 @@ mod tests {
         let boards = turning_boards(&analysis);
         assert_eq!(boards.len(), analysis.review.summary.turning_points.len());
         assert!(!boards.is_empty());
-        for b in &boards {
-            for board in [&b.before, &b.played, &b.best] {
-                let svg = board.svg.trim();
-                assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"), "{}", &svg[..40.min(svg.len())]);
-                assert!(!svg.contains("<?xml") && !svg.contains(" id=\""));
-                assert!(svg.contains("fill=\"white\""), "an opaque background");
-            }
-            assert_ne!(b.played.svg, b.best.svg);
-        }
+        crate::page::assert_inlinable(&boards);
     }
 }
