@@ -9,8 +9,10 @@ use signalbox_engine::coe::{Instance, Record};
 
 use crate::input::{bad, read_text, text_or_embedded};
 
+mod advise;
 mod analyse;
 mod batch;
+mod selfplay;
 
 mod play;
 mod solve;
@@ -97,6 +99,29 @@ enum Command {
     ///   signalbox coe analyse game.json --json > review.json
     #[command(verbatim_doc_comment)]
     Analyse(analyse::AnalyseArgs),
+    /// The best use of a roll without knowing the future: every legal use of the roll ranked by
+    /// its fair-play value (the expected final score under the best play when the dice to come
+    /// are uniform and the unseen cards come in a random order), with its 95% interval where it
+    /// is estimated, and the hindsight maximum beside it for contrast.
+    ///
+    /// Positions with at most 2 turns left are valued exactly (expectimax over every roll and
+    /// card to come); earlier ones by playouts (docs/rules/cubes-of-europe.md, F1-F7).
+    ///
+    /// Examples:
+    ///   signalbox coe advise --seed 1 --turn 1 --roll 3,5
+    ///   signalbox coe advise --seed 1 --turn 11 --roll 2,6 --json
+    ///   signalbox coe advise game.json --roll 4,4
+    #[command(verbatim_doc_comment)]
+    Advise(advise::AdviseArgs),
+    /// Plays a range of seeds by a policy that sees only what a player sees: a progress bar, one
+    /// JSON line per seed, then a summary (score histogram, rank shares, win rate, mean, and the
+    /// mean gap to the hindsight maximum where a `coe batch` file gives it).
+    ///
+    /// Examples:
+    ///   signalbox coe selfplay --seeds 1..100 --policy fair
+    ///   signalbox coe selfplay --seeds 1..1000 --policy greedy --out greedy.jsonl --hindsight reports/cubes-of-europe-seeds.jsonl
+    #[command(verbatim_doc_comment)]
+    Selfplay(selfplay::SelfplayArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -152,6 +177,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             batch::run(a, &catalogue, &text)
         }
         Command::Analyse(a) => analyse::run(a),
+        Command::Advise(a) => advise::run(a),
+        Command::Selfplay(a) => selfplay::run(a),
         Command::Play(a) => {
             let catalogue = load_content(a.content.as_deref())?;
             play::run(a, &catalogue)

@@ -419,6 +419,11 @@ impl<'c> Game<'c> {
         &self.card(self.instance.board).board
     }
 
+    /// The id of the card laid board side up ("Setup").
+    pub fn board_card(&self) -> u8 {
+        self.instance.board
+    }
+
     fn card(&self, id: u8) -> &'c super::card::Card {
         // Instances are checked: ids are 1 to 9.
         &self.catalogue.cards[usize::from(id - 1)]
@@ -964,6 +969,77 @@ impl<'c> Game<'c> {
             }
         }
         self.begin_turn();
+    }
+
+    /// The dice of this turn become `roll` (rulebook, "Gameplay": "roll both dice"): what a
+    /// player at the table rolled, in place of the instance's dice. Only at a turn's start: the
+    /// game started and not over, no die used and no choice open.
+    pub fn set_roll(&mut self, roll: [u8; 2]) -> Result<(), String> {
+        if !self.started || self.over {
+            return Err("a roll is set at the start of a turn of a game started and not over".into());
+        }
+        if self.dice.iter().any(Option::is_none) || !self.pending.is_empty() {
+            return Err("a roll is set at the start of a turn, before any die is used".into());
+        }
+        if let Some(v) = roll.iter().find(|v| !(1..=6).contains(*v)) {
+            return Err(format!("a die shows 1 to 6, not {v}"));
+        }
+        self.dice = [Some(roll[0]), Some(roll[1])];
+        Ok(())
+    }
+
+    /// The cards whose order the player cannot see: the market deck below its top card (the top
+    /// card is in the market, "Create Market"), bottom first. Every other card's place is seen:
+    /// the board, the tucked cards, the discard (every card in it was laid face up) and the
+    /// deck's top.
+    pub fn hidden(&self) -> &[u8] {
+        let deck = self.deck.as_slice();
+        &deck[..deck.len().saturating_sub(1)]
+    }
+
+    /// The same position with another future: everything the player has seen kept (board,
+    /// cubes, workers, the turn and its dice, the discard and the deck's top, the tucked cards,
+    /// the choices open), the deck below its top ordered as `hidden` (bottom first, the same
+    /// cards as [`Game::hidden`]), and the dice of later turns and the reshuffle order taken
+    /// from `instance`. `instance` must be a checked instance ([`Instance::check`]) of the same
+    /// board card; this is what the fair-play solver deals its futures with.
+    pub fn rebind<'d>(&self, instance: &'d Instance, hidden: &[u8]) -> Result<Game<'d>, String>
+    where
+        'c: 'd,
+    {
+        if instance.board != self.instance.board {
+            return Err(format!("the instance's board card is {}, not {}", instance.board, self.instance.board));
+        }
+        let mut now = self.hidden().to_vec();
+        let mut asked = hidden.to_vec();
+        now.sort_unstable();
+        asked.sort_unstable();
+        if now != asked {
+            return Err(format!("hidden: {hidden:?} is not an order of the hidden cards {now:?}"));
+        }
+        let mut deck: Stack<u8, 9> = hidden.iter().copied().collect();
+        if let Some(top) = self.deck.last() {
+            deck.push(top);
+        }
+        Ok(Game {
+            catalogue: self.catalogue,
+            instance,
+            rules: self.rules,
+            placed: self.placed,
+            inventory: self.inventory,
+            workers: self.workers,
+            turn: self.turn,
+            dice: self.dice,
+            deck,
+            discard: self.discard,
+            tucked: self.tucked,
+            reshuffled: self.reshuffled,
+            yellows: self.yellows,
+            free_shift_used: self.free_shift_used,
+            pending: self.pending,
+            started: self.started,
+            over: self.over,
+        })
     }
 
     /// A compact identity of the position, for search: two games of the same instance and rules

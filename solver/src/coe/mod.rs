@@ -6,6 +6,8 @@
 //!   shortened games; and every outcome of a turn.
 //! - [`search`]: the proven best score of a whole game, with its line: beam search for a first
 //!   line, then branch and bound over turn positions on threads, then the canonical line.
+//! - [`fair`]: the fair-play value: the expected final score under the best play without
+//!   knowing the future dice and cards; exact near the end, estimated by playouts before.
 //! - [`naive`]: a deliberately naive search over every line of play (no pruning, no table, its
 //!   moves every move a record can write that the rules allow, not the engine's move list), the
 //!   reference the solver is tested against on shortened games.
@@ -13,5 +15,7 @@
 pub mod analysis;
 pub mod bound;
 pub mod exact;
+pub mod fair;
+pub mod fair_naive;
 pub mod naive;
 pub mod search;

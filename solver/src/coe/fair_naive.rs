@@ -1,0 +1,1 @@
+//! A deliberately naive fair-play expectation (in progress).
