@@ -47,9 +47,8 @@ pub struct Choice {
     pub moves: serde_json::Value,
 }
 
-/// A second value of a decision, computed without knowledge a player at the table lacks. No game
-/// fills it yet; it is kept in the format (as `null`) so that a fair-play analysis adds to it
-/// without changing what is there.
+/// A second value of a decision, computed without knowledge a player at the table lacks (The
+/// Cubes of Europe fills it: `solver::coe::fair`; the other games leave it `null`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FairPlay {
     /// The fair-play value of the position after the move played.
@@ -58,6 +57,34 @@ pub struct FairPlay {
     pub best: f64,
     /// The fair-play loss.
     pub loss: f64,
+    /// The best move by the fair-play value, in words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best_move: Option<String>,
+    /// Whether both values are exact (otherwise estimates by playouts).
+    #[serde(default)]
+    pub exact: bool,
+    /// Half the width of the 95% interval of the estimates (0 when exact).
+    #[serde(default)]
+    pub half_width: f64,
+}
+
+/// A game's final score split by the fair-play values: the expected score at the start, the
+/// skill (the fair-play losses, added and negated) and the luck (the rest), so that
+/// `final_score = expected_at_start + skill + luck`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FairSplit {
+    /// The final score.
+    pub final_score: f64,
+    /// The fair-play value of the start: the expected final score under the best play.
+    pub expected_at_start: f64,
+    /// Minus the sum of the fair-play losses (0 or less).
+    pub skill: f64,
+    /// The rest: what the dice and the cards gave or took.
+    pub luck: f64,
+    /// The playouts behind each estimated value.
+    pub samples: usize,
+    /// Whether every value is exact.
+    pub exact: bool,
 }
 
 /// One decision of a played game and what the solver says of it.
@@ -211,6 +238,10 @@ pub struct Review {
     pub charts: Vec<Chart>,
     /// Facts about the game as a whole, printed under the summary (the final scores).
     pub facts: Vec<String>,
+    /// The final score split into the expected score, skill and luck, where the fair-play values
+    /// are computed (The Cubes of Europe).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fair_play: Option<FairSplit>,
 }
 
 impl Review {
@@ -226,6 +257,7 @@ impl Review {
             summary,
             charts: Vec::new(),
             facts: Vec::new(),
+            fair_play: None,
         }
     }
 

@@ -22,6 +22,13 @@ pub struct AnalyseArgs {
     /// Content file (TOML); default: the embedded house set.
     #[arg(long, value_name = "FILE")]
     pub content: Option<PathBuf>,
+    /// Playouts per estimated fair-play value (the second value of each decision, which does
+    /// not know the future; ruling F6). The last 2 turns are exact whatever N is.
+    #[arg(long, value_name = "N", default_value_t = 32, value_parser = clap::value_parser!(u32).range(2..=100_000))]
+    pub fair_samples: u32,
+    /// Leave out the fair-play values (and the split into skill and luck).
+    #[arg(long)]
+    pub no_fair_play: bool,
 }
 
 /// Runs `coe analyse`.
@@ -37,6 +44,7 @@ pub fn run(a: AnalyseArgs) -> anyhow::Result<()> {
     let options = AnalyseOptions {
         solve: SolveOptions { time_limit: a.flags.time_limit, threads: a.flags.threads, ..SolveOptions::default() },
         reuse: true,
+        fair_samples: (!a.no_fair_play).then_some(a.fair_samples as usize),
     };
     let analysed = analyse(catalogue, &record, &label, options, &|done| bar.set_position(done as u64));
     bar.finish_and_clear();

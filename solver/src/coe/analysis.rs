@@ -36,8 +36,10 @@ use signalbox_engine::coe::game::turn_steps;
 use signalbox_engine::coe::{Catalogue, Game, Instance, Move, Record, Rules, rank_of};
 
 use super::bound::upper_bound;
+use super::exact::turn_outcomes;
+use super::fair::{self, Blind};
 use super::search::{SolveOptions, Solved, Tables, solve_reusing};
-use crate::analysis::{Axis, Better, Chart, Choice, Decision, Measure, Point, Review, Series};
+use crate::analysis::{Axis, Better, Chart, Choice, Decision, FairPlay, FairSplit, Measure, Point, Review, Series};
 
 /// How to analyse.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,11 +49,14 @@ pub struct AnalyseOptions {
     /// Reuse work between positions (the default); off, every position before a decision is
     /// solved from scratch.
     pub reuse: bool,
+    /// The fair-play values (ruling F6): `Some(n)` values every decision without knowing the
+    /// future, estimates by `n` playouts each; `None` leaves them out.
+    pub fair_samples: Option<usize>,
 }
 
 impl Default for AnalyseOptions {
     fn default() -> Self {
-        AnalyseOptions { solve: SolveOptions::default(), reuse: true }
+        AnalyseOptions { solve: SolveOptions::default(), reuse: true, fair_samples: None }
     }
 }
 
@@ -195,6 +200,9 @@ pub fn analyse(
             progress(i);
         }
     }
+    let fair = options.fair_samples.map(|n| {
+        crate::threads::install(options.solve.threads, || fair_values(&positions, &record.moves, n, fair::HORIZON))
+    });
     let mut decisions = Vec::with_capacity(record.moves.len());
     let mut best_moves = Vec::with_capacity(record.moves.len());
     for (i, &mv) in record.moves.iter().enumerate() {
@@ -231,7 +239,7 @@ pub fn analyse(
             best_value_after: f64::from(value_before),
             loss: Decision::loss_of(Better::Higher, f64::from(value_before), f64::from(after_known.value)),
             proven: before.proven && after_known.proven,
-            fair_play: None,
+            fair_play: fair.as_ref().map(|f| f.decisions[i].clone()),
             details,
         });
         best_moves.push(best);
@@ -264,6 +272,30 @@ pub fn analyse(
             review.summary.players[0].lost_nothing, review.summary.players[0].decisions
         ),
     ];
+    if let Some(f) = &fair {
+        let skill = -review.decisions.iter().filter_map(|d| d.fair_play.as_ref()).map(|p| p.loss).sum::<f64>();
+        let final_score = f64::from(score.total());
+        let split = FairSplit {
+            final_score,
+            expected_at_start: f.start,
+            skill,
+            luck: final_score - f.start - skill,
+            samples: options.fair_samples.unwrap_or(0),
+            exact: review.decisions.iter().all(|d| d.fair_play.as_ref().is_some_and(|p| p.exact)),
+        };
+        review.facts.push(format!(
+            "without knowing the future (fair play, ruling F6): expected {:.2} at the start{}; skill {:+.2} (the fair-play losses); luck {:+.2} (the rest); {} = {:.2} {:+.2} {:+.2}",
+            split.expected_at_start,
+            if split.exact { "" } else { " (estimated)" },
+            split.skill,
+            split.luck,
+            score.total(),
+            split.expected_at_start,
+            split.skill,
+            split.luck
+        ));
+        review.fair_play = Some(split);
+    }
     let point = |x: usize, y: f64| Point { x: x as f64, y, low: None, high: None };
     review.charts = vec![Chart {
         title: "Best final score reachable after each decision".into(),
@@ -296,7 +328,102 @@ pub fn analyse(
             },
         ],
     }];
+    if let Some(f) = &fair {
+        let interval = |x: usize, y: f64, h: f64| {
+            let (low, high) = if h > 0.0 { (Some(y - h), Some(y + h)) } else { (None, None) };
+            Point { x: x as f64, y, low, high }
+        };
+        let points = std::iter::once(interval(0, f.start, f.start_half_width))
+            .chain(f.decisions.iter().enumerate().map(|(i, p)| interval(i + 1, p.played, p.half_width)))
+            .collect();
+        review.charts[0].series.push(Series {
+            name: "fair-play value (not knowing the future)".into(),
+            player: None,
+            points,
+        });
+    }
     Ok(Analysed { review, best: best_moves, searches })
+}
+
+/// The fair-play values of a played game's decisions (ruling F6).
+struct FairValues {
+    /// Per decision.
+    decisions: Vec<FairPlay>,
+    /// The value of the start, and the half-width of its interval.
+    start: f64,
+    start_half_width: f64,
+}
+
+/// The fair-play value of every decision of a game: `positions[i]` is the position before move
+/// `moves[i]` (ruling F6). Each turn's endings are valued once from the turn's first position
+/// (exactly within `horizon` turns of the end, else by `samples` playouts each); a position
+/// within the turn is worth the best of the endings it can still reach, found by their keys.
+/// Where the values are estimates, the best ending is chosen on those playouts and valued, like
+/// the ending played, on `samples` fresh ones, the same for both (so the choice's luck does not
+/// count as the player's loss, and the two are compared on the same dice and cards).
+fn fair_values(positions: &[Game<'_>], moves: &[Move], samples: usize, horizon: usize) -> FairValues {
+    use rustc_hash::FxHashMap;
+    let blind = Blind::of(&positions[0]);
+    let mut table: FxHashMap<u128, fair::Valued> = FxHashMap::default();
+    let mut fresh: FxHashMap<u128, (f64, f64)> = FxHashMap::default();
+    let mut segment: Option<(usize, bool)> = None;
+    let mut first = blind.game(&positions[0]);
+    let mut out = Vec::with_capacity(moves.len());
+    let mut start = (0.0, 0.0);
+    for (i, (p, &mv)) in positions.iter().zip(moves).enumerate() {
+        let bp = blind.game(p);
+        let id = (bp.turn(), bp.is_started());
+        if segment != Some(id) {
+            segment = Some(id);
+            table = fair::value_outcomes(&blind, &bp, horizon, samples).into_iter().collect();
+            fresh.clear();
+            first = bp.clone();
+        }
+        // The value of an ending (by its key): exact, or on fresh playouts.
+        let mut value = |key: u128| -> Option<(f64, f64, bool)> {
+            let v = table.get(&key)?;
+            if v.exact {
+                return Some((v.value, 0.0, true));
+            }
+            let (m, h) = *fresh.entry(key).or_insert_with(|| {
+                let e = fair::rollouts_in(&first, &v.line, samples..2 * samples);
+                (e.mean, e.half_width)
+            });
+            Some((m, h, false))
+        };
+        // The best ending reachable from `g`, chosen by the table: its key and first move.
+        let chosen = |g: &Game<'_>| -> Option<(u128, Option<Move>)> {
+            let mut best: Option<(f64, u128, Option<Move>)> = None;
+            for (end, line) in turn_outcomes(g) {
+                if let Some(v) = table.get(&end.key())
+                    && best.is_none_or(|b| v.value > b.0 + 1e-12)
+                {
+                    best = Some((v.value, end.key(), line.first().copied()));
+                }
+            }
+            best.map(|(_, k, m)| (k, m))
+        };
+        let score = |g: &Game<'_>| (f64::from(g.score().total()), 0.0, true);
+        let best_choice = chosen(&bp);
+        let before = best_choice.and_then(|(k, _)| value(k)).unwrap_or_else(|| score(&bp));
+        if i == 0 {
+            start = (before.0, before.1);
+        }
+        let mut after = bp.clone();
+        after.play_unchecked(mv);
+        let ended = after.is_over() || after.turn() != bp.turn() || after.is_started() != bp.is_started();
+        let key_after = if ended { Some(after.key()) } else { chosen(&after).map(|(k, _)| k) };
+        let played = key_after.and_then(&mut value).unwrap_or_else(|| score(&after));
+        out.push(FairPlay {
+            played: played.0,
+            best: before.0,
+            loss: Decision::loss_of(Better::Higher, before.0, played.0),
+            best_move: best_choice.and_then(|(_, m)| m).map(|m| m.to_string()),
+            exact: before.2 && played.2,
+            half_width: before.1.max(played.1),
+        });
+    }
+    FairValues { decisions: out, start: start.0, start_half_width: start.1 }
 }
 
 /// How many plausible worse moves the sample player makes.

@@ -47,7 +47,9 @@ impl Blind {
     pub fn of(game: &Game<'_>) -> Blind {
         let board = game.board_card();
         let deck: Vec<u8> = (1..=9u8).filter(|&c| c != board).collect();
-        Blind { instance: Instance { seed: None, board, deck, reshuffle: (1..=9).collect(), dice: vec![[1, 1]; MAX_TURNS] } }
+        Blind {
+            instance: Instance { seed: None, board, deck, reshuffle: (1..=9).collect(), dice: vec![[1, 1]; MAX_TURNS] },
+        }
     }
 
     /// `game` with this blind future: the hidden cards sorted, later dice and the reshuffle the
@@ -247,7 +249,7 @@ pub struct Weights {
 
 /// The weights [`Policy::Playout`] plays by (ruling F5).
 pub const WEIGHTS: Weights =
-    Weights { territory: 1.33, held: 1.23, worker: 0.06, frontier: 0.74, placeable: 0.06, colour: 1.38 };
+    Weights { territory: 1.42, held: 1.24, worker: 0.31, frontier: 0.56, placeable: 0.06, colour: 1.13 };
 
 /// A quick estimate of the final score of a position from what is seen: the score if the game
 /// ended now, plus the partial territories, the cubes held, the workers and the open hexes,
@@ -328,7 +330,13 @@ pub fn is_exact(game: &Game<'_>, horizon: usize) -> bool {
 
 /// The outcome a policy picks among `outcomes` of the position `h` (blinded), by index; `None`
 /// for [`Policy::Random`], which moves one step at a time.
-pub fn pick(policy: Policy, blind: &Blind, h: &Game<'_>, outcomes: &[(Game<'_>, Vec<Move>)], horizon: usize) -> Option<usize> {
+pub fn pick(
+    policy: Policy,
+    blind: &Blind,
+    h: &Game<'_>,
+    outcomes: &[(Game<'_>, Vec<Move>)],
+    horizon: usize,
+) -> Option<usize> {
     let best_by = |value: &mut dyn FnMut(&Game<'_>, &[Move]) -> f64| {
         let mut best: Option<(usize, f64)> = None;
         for (i, (g, line)) in outcomes.iter().enumerate() {
@@ -373,15 +381,14 @@ impl Estimate {
     }
 }
 
-/// A seed for the `i`th playout after `line` from `h`, from what is seen only.
-fn playout_seed(h: &Game<'_>, line: &[Move], i: usize) -> u64 {
+/// A seed for the `i`th playout from `h`, from what is seen only. Every choice of the turn
+/// meets the same `i`th future (common random numbers: the options are compared on the same
+/// dice and cards, which narrows the spread of their differences).
+fn playout_seed(h: &Game<'_>, i: usize) -> u64 {
     let (a, b) = fair_key(h);
-    let mut x = (a as u64) ^ ((a >> 64) as u64).rotate_left(17) ^ b.rotate_left(31) ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    for mv in line {
-        let s = mv.to_string();
-        for byte in s.bytes() {
-            x = (x ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01B3);
-        }
+    let mut x = (a as u64) ^ ((a >> 64) as u64).rotate_left(17) ^ b.rotate_left(31);
+    for byte in (i as u64).to_le_bytes() {
+        x = (x ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01B3);
     }
     x
 }
@@ -423,7 +430,13 @@ fn playout(h: &Game<'_>, line: &[Move], seed: u64) -> f64 {
 /// `samples` playouts, each in a future drawn from a generator seeded by what is seen, played on
 /// by [`Policy::Playout`]. The same on any number of threads.
 pub fn rollouts(h: &Game<'_>, line: &[Move], samples: usize) -> Estimate {
-    let scores: Vec<f64> = (0..samples).into_par_iter().map(|i| playout(h, line, playout_seed(h, line, i))).collect();
+    rollouts_in(h, line, 0..samples)
+}
+
+/// [`rollouts`] over the playouts numbered `range`: disjoint ranges are independent samples
+/// (the review values its chosen moves on fresh playouts, ruling F6).
+pub fn rollouts_in(h: &Game<'_>, line: &[Move], range: std::ops::Range<usize>) -> Estimate {
+    let scores: Vec<f64> = range.into_par_iter().map(|i| playout(h, line, playout_seed(h, i))).collect();
     Estimate::of(&scores)
 }
 
@@ -449,45 +462,67 @@ pub struct Valued {
 pub fn value_options(h: &Game<'_>, horizon: usize, samples: usize) -> Vec<Valued> {
     let blind = Blind::of(h);
     let h = blind.game(h);
-    let outcomes = turn_outcomes(&h);
-    let exact = is_exact(&h, horizon);
-    let mut out: Vec<Valued> = outcomes
-        .par_iter()
-        .map(|(_, line)| {
-            if exact {
-                let v = Exact::new(&blind).expectation(&h, line);
-                Valued { line: line.clone(), value: v, half_width: 0.0, exact: true, samples: 0 }
-            } else {
-                let e = rollouts(&h, line, samples);
-                Valued { line: line.clone(), value: e.mean, half_width: e.half_width, exact: false, samples }
-            }
-        })
-        .collect();
+    let mut out: Vec<Valued> = value_outcomes(&blind, &h, horizon, samples).into_iter().map(|(_, v)| v).collect();
     out.sort_by(|a, b| b.value.total_cmp(&a.value));
     out
 }
 
+/// Every choice of the turn from the blinded position `h`, valued as [`value_options`] does, in
+/// the engine's order, each with the key of the position it ends in (on `blind`'s future).
+pub fn value_outcomes(blind: &Blind, h: &Game<'_>, horizon: usize, samples: usize) -> Vec<(u128, Valued)> {
+    let outcomes = turn_outcomes(h);
+    let exact = is_exact(h, horizon);
+    outcomes
+        .par_iter()
+        .map(|(end, line)| {
+            let valued = if exact {
+                let v = Exact::new(blind).expectation(h, line);
+                Valued { line: line.clone(), value: v, half_width: 0.0, exact: true, samples: 0 }
+            } else {
+                let e = rollouts(h, line, samples);
+                Valued { line: line.clone(), value: e.mean, half_width: e.half_width, exact: false, samples }
+            };
+            (end.key(), valued)
+        })
+        .collect()
+}
+
+/// The generator [`choose_turn`] draws [`Policy::Random`]'s moves from, for a seed.
+pub fn rng(seed: u64) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(seed)
+}
+
+/// The moves of the turn `policy` chooses from `game` (ruling F5), seeing only what a player
+/// sees: the choice is made on the blinded game ([`Blind`]). For [`Policy::Random`], one random
+/// legal move drawn from `rng`. Empty when the game is over.
+pub fn choose_turn(game: &Game<'_>, policy: Policy, horizon: usize, rng: &mut ChaCha8Rng) -> Vec<Move> {
+    if game.is_over() {
+        return Vec::new();
+    }
+    if policy == Policy::Random {
+        let legal = game.legal_moves();
+        return legal.get(rng.random_range(0..legal.len().max(1))).copied().into_iter().collect();
+    }
+    let blind = Blind::of(game);
+    let bg = blind.game(game);
+    let outcomes = turn_outcomes(&bg);
+    let i = pick(policy, &blind, &bg, &outcomes, horizon).unwrap_or(0);
+    outcomes.into_iter().nth(i).map(|(_, line)| line).unwrap_or_default()
+}
+
 /// Plays `game` to its end by `policy` (ruling F5), seeing only what a player sees: each turn is
-/// chosen on the blinded game ([`Blind`]) and its moves played on `game` with the rules checked.
-/// `seed` drives [`Policy::Random`] only. Returns the moves played and the game at its end.
+/// chosen by [`choose_turn`] and its moves played on `game` with the rules checked. `seed`
+/// drives [`Policy::Random`] only. Returns the moves played and the game at its end.
 pub fn play_out<'c>(game: &Game<'c>, policy: Policy, horizon: usize, seed: u64) -> (Vec<Move>, Game<'c>) {
     let mut g = game.clone();
     let mut moves = Vec::new();
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut rng = rng(seed);
     while !g.is_over() {
-        if policy == Policy::Random {
-            let legal = g.legal_moves();
-            let Some(&mv) = legal.get(rng.random_range(0..legal.len().max(1))) else { break };
-            g.play_unchecked(mv);
-            moves.push(mv);
-            continue;
+        let line = choose_turn(&g, policy, horizon, &mut rng);
+        if line.is_empty() {
+            break;
         }
-        let blind = Blind::of(&g);
-        let bg = blind.game(&g);
-        let outcomes = turn_outcomes(&bg);
-        let i = pick(policy, &blind, &bg, &outcomes, horizon).unwrap_or(0);
-        let Some((_, line)) = outcomes.get(i) else { break };
-        for &mv in line {
+        for mv in line {
             // The blinded game and `game` agree on everything a move depends on.
             if g.play(mv).is_err() {
                 return (moves, g);
