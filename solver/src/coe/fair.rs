@@ -210,10 +210,16 @@ impl<'b> Exact<'b> {
         if let Some(&v) = self.memo.get(&key) {
             return v;
         }
-        let mut best = f64::NEG_INFINITY;
-        for (_, line) in turn_outcomes(h) {
-            best = best.max(self.expectation(h, &line));
-        }
+        let best = match last_turn_best(h) {
+            Some(score) => f64::from(score),
+            None => {
+                let mut best = f64::NEG_INFINITY;
+                for (_, line) in turn_outcomes(h) {
+                    best = best.max(self.expectation(h, &line));
+                }
+                best
+            }
+        };
         self.positions += 1;
         self.memo.insert(key, best);
         best
@@ -227,6 +233,39 @@ impl<'b> Exact<'b> {
         for_each_future(blind, h, line, &mut |p, g| total += p * self.value(g));
         total
     }
+}
+
+/// The best final score of the game's last turn, when `h`'s turn is surely the last and its end
+/// cannot tuck a hidden card: then no chance is left, and every ending is a final score (ruling
+/// F3). A depth-first search over the legal moves, each position once; `None` when the turn may
+/// not be the last (the search meets a next turn) or when the turn's tucks could reach below
+/// the deck's top (more yellow hexes empty than cards in the discard).
+pub fn last_turn_best(h: &Game<'_>) -> Option<u32> {
+    if h.turns_left_at_most() > 1 || !h.is_started() {
+        return None;
+    }
+    let empty_yellow =
+        h.board().of_colour(Colour::Yellow).filter(|&i| h.placed() >> i & 1 == 0).count() + usize::from(h.yellows_this_turn());
+    if empty_yellow > h.discard().len() {
+        return None;
+    }
+    let mut best = None;
+    let mut seen: rustc_hash::FxHashSet<u128> = rustc_hash::FxHashSet::default();
+    let mut stack = vec![h.clone()];
+    while let Some(g) = stack.pop() {
+        for mv in g.legal_moves() {
+            let mut next = g.clone();
+            next.play_unchecked(mv);
+            if next.is_over() {
+                best = best.max(Some(next.score().total()));
+            } else if next.turn() != h.turn() {
+                return None;
+            } else if seen.insert(next.key()) {
+                stack.push(next);
+            }
+        }
+    }
+    best
 }
 
 /// The weights of the playout evaluation ([`evaluate`]).
