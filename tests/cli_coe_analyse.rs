@@ -29,6 +29,7 @@ fn the_sample_review_prints_as_json_and_writes_the_page() {
     let moves = serde_json::from_str::<Value>(SAMPLE).expect("the sample")["moves"].as_array().expect("moves").len();
     assert_eq!(decisions.len(), moves, "one decision per move");
     let mut total = 0.0;
+    let mut fair_loss = 0.0;
     for (i, d) in decisions.iter().enumerate() {
         let (before, after, loss) =
             (d["value_before"].as_f64().unwrap(), d["value_after"].as_f64().unwrap(), d["loss"].as_f64().unwrap());
@@ -36,13 +37,25 @@ fn the_sample_review_prints_as_json_and_writes_the_page() {
         assert!(d["played"]["text"].is_string() && d["played"]["moves"]["move"].is_string(), "{d}");
         assert!(d["best"]["text"].is_string() && d["best"]["moves"]["move"].is_string(), "{d}");
         assert_eq!(d["index"], i + 1);
-        assert!(d["fair_play"].is_null());
+        let fair = &d["fair_play"];
+        let (fb, fp, fl) = (fair["best"].as_f64().unwrap(), fair["played"].as_f64().unwrap(), fair["loss"].as_f64().unwrap());
+        assert!(fl >= 0.0 && (fl - (fb - fp).max(0.0)).abs() < 1e-9, "decision {i}: {fair}");
+        assert!(fair["exact"].is_boolean() && fair["half_width"].as_f64().unwrap() >= 0.0, "{fair}");
+        fair_loss += fl;
         if i + 1 < decisions.len() {
             assert_eq!(d["value_after"], decisions[i + 1]["value_before"]);
         }
         total += loss;
     }
     assert!(total > 0.0, "the sample player loses points");
+    // The split adds up: final = expected at the start + skill + luck, skill = -(the losses).
+    let split = &v["fair_play"];
+    let f = |k: &str| split[k].as_f64().unwrap_or_else(|| panic!("{k} in {split}"));
+    assert!((f("skill") + fair_loss).abs() < 1e-9, "{split}");
+    assert!((f("expected_at_start") + f("skill") + f("luck") - f("final_score")).abs() < 1e-9, "{split}");
+    assert_eq!(f("expected_at_start"), decisions[0]["fair_play"]["best"].as_f64().unwrap());
+    // The last two turns are exact.
+    assert!(decisions.last().expect("a decision")["fair_play"]["exact"].as_bool().unwrap());
     assert_eq!(v["summary"]["players"][0]["total_loss"].as_f64(), Some(total));
     assert!(!v["summary"]["turning_points"].as_array().expect("turning points").is_empty());
     assert!(v["measure"]["assumes"].as_str().expect("assumes").contains("hindsight"));
