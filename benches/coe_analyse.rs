@@ -36,7 +36,7 @@ fn write_answer(group: &str, function: &str, parameter: &str, answer: serde_json
 }
 
 fn options(reuse: bool) -> AnalyseOptions {
-    AnalyseOptions { solve: SolveOptions { threads: Some(2), ..SolveOptions::default() }, reuse }
+    AnalyseOptions { solve: SolveOptions { threads: Some(2), ..SolveOptions::default() }, reuse, fair_samples: None }
 }
 
 fn review(catalogue: &Catalogue, record: &Record, reuse: bool) -> Analysed {

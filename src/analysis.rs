@@ -96,6 +96,11 @@ fn print_text(review: &Review) {
         header.push("player");
     }
     header.extend(["decision", "played", "best", "before", "after", "loss"]);
+    // The second value, which does not know the future, where the game computes it.
+    let fair = review.decisions.iter().any(|d| d.fair_play.is_some());
+    if fair {
+        header.extend(["fair play", "fair loss"]);
+    }
     table.set_header(header);
     for d in &review.decisions {
         let mut row = vec![d.index.to_string(), d.turn.to_string()];
@@ -112,6 +117,13 @@ fn print_text(review: &Review) {
             format!("{}{mark}", number(d.value_after)),
             number(d.loss),
         ]);
+        if fair {
+            let (value, loss) = d.fair_play.as_ref().map_or((String::new(), String::new()), |f| {
+                let pm = if f.exact { String::new() } else { format!(" ±{:.1}", f.half_width) };
+                (format!("{:.2}{pm}", f.played), format!("{:.2}", f.loss))
+            });
+            row.extend([value, loss]);
+        }
         table.add_row(row);
     }
     say!("{table}");

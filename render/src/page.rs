@@ -293,8 +293,17 @@ pub fn review_page(review: &Review, boards: &[TurningBoards]) -> String {
     }
     h.push_str(
         "<th>decision</th><th>played</th><th>best</th><th class=\"num\">before</th>\
-         <th class=\"num\">after</th><th class=\"num\">loss</th><th>details</th></tr></thead>\n<tbody>\n",
+         <th class=\"num\">after</th><th class=\"num\">loss</th>",
     );
+    // The second value, which does not know the future, where the game computes it.
+    let fair = review.decisions.iter().any(|d| d.fair_play.is_some());
+    if fair {
+        h.push_str(
+            "<th class=\"num\" title=\"the fair-play value after the move played (not knowing the future)\">fair play</th>\
+             <th class=\"num\">fair-play loss</th>",
+        );
+    }
+    h.push_str("<th>details</th></tr></thead>\n<tbody>\n");
     for d in &review.decisions {
         let tp = rank_of(d.index);
         let class = if tp.is_some() { "decision turning" } else { "decision" };
@@ -321,16 +330,32 @@ pub fn review_page(review: &Review, boards: &[TurningBoards]) -> String {
                 .unwrap_or_default();
             format!("<span class=\"bar\" style=\"width:{width:.0}px\"></span>{}{badge}", number(d.loss))
         };
-        let _ = writeln!(
+        let _ = write!(
             h,
             "<td>{}</td><td class=\"move\">{}</td><td class=\"move\">{best}</td><td class=\"num\">{}{star}</td><td class=\"num\">{}{star}</td>\
-             <td class=\"num\">{loss}</td><td class=\"details\">{}</td></tr>",
+             <td class=\"num\">{loss}</td>",
             escape(&d.kind),
             escape(&d.played.text),
             number(d.value_before),
             number(d.value_after),
-            escape(&details_text(&d.details))
         );
+        if fair {
+            let (value, loss) = match &d.fair_play {
+                Some(f) => {
+                    let pm = if f.exact { " (exact)".to_owned() } else { format!(" \u{b1} {}", number(f.half_width)) };
+                    let best = f
+                        .best_move
+                        .as_deref()
+                        .filter(|_| f.loss > 0.0)
+                        .map(|m| format!("; best: {}", escape(m)))
+                        .unwrap_or_default();
+                    (format!("{}{pm}", number(f.played)), format!("{}{best}", number(f.loss)))
+                }
+                None => (String::new(), String::new()),
+            };
+            let _ = write!(h, "<td class=\"num\">{value}</td><td class=\"num\">{loss}</td>");
+        }
+        let _ = writeln!(h, "<td class=\"details\">{}</td></tr>", escape(&details_text(&d.details)));
     }
     h.push_str("</tbody></table></div>\n</section>\n");
 

@@ -186,7 +186,8 @@ fn a_time_limit_gives_best_found_values_marked_not_proven() {
     let catalogue = Catalogue::house();
     let record: Record = Record::from_json("sample", SAMPLE).expect("the sample reads");
     let solve = SolveOptions { time_limit: Some(std::time::Duration::from_millis(1)), ..SolveOptions::default() };
-    let a = analyse(&catalogue, &record, "sample", AnalyseOptions { solve, reuse: true }, &|_| {}).expect("analyses");
+    let a = analyse(&catalogue, &record, "sample", AnalyseOptions { solve, reuse: true, fair_samples: None }, &|_| {})
+        .expect("analyses");
     assert!(a.review.problems().is_empty(), "{:?}", a.review.problems());
     assert!(a.review.decisions.iter().all(|d| d.loss >= 0.0));
     assert!(!a.review.summary.proven, "a millisecond proves no whole game");

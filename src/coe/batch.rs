@@ -207,7 +207,8 @@ impl SeedLine {
     }
 }
 
-fn parse_range(text: &str) -> anyhow::Result<(u64, u64)> {
+/// Parses `--seeds A..B` (both included, A <= B).
+pub fn parse_range(text: &str) -> anyhow::Result<(u64, u64)> {
     let err = || bad(format!("--seeds: expected A..B with A <= B (e.g. 1..200), got `{text}`"));
     let (a, b) = text.split_once("..").ok_or_else(err)?;
     let a: u64 = a.trim().parse().map_err(|_| err())?;
@@ -447,10 +448,11 @@ pub struct Summary {
     pub max_seconds: f64,
 }
 
-const RANKS: [&str; 5] = ["Novice", "Apprentice", "Journeyman", "Expert", "Master"];
+/// The ranks, lowest first (rulebook, the rank chart).
+pub const RANKS: [&str; 5] = ["Novice", "Apprentice", "Journeyman", "Expert", "Master"];
 
 /// The lowest score ranked Expert, which counts as a victory (rulebook, the rank chart).
-const WINNING_SCORE: u32 = 30;
+pub const WINNING_SCORE: u32 = 30;
 
 impl Summary {
     fn of(lines: &[&SeedLine]) -> Summary {

@@ -336,11 +336,7 @@ pub fn analyse(
         let points = std::iter::once(interval(0, f.start, f.start_half_width))
             .chain(f.decisions.iter().enumerate().map(|(i, p)| interval(i + 1, p.played, p.half_width)))
             .collect();
-        review.charts[0].series.push(Series {
-            name: "fair-play value (not knowing the future)".into(),
-            player: None,
-            points,
-        });
+        review.charts[0].series.push(Series { name: "fair-play value".into(), player: None, points });
     }
     Ok(Analysed { review, best: best_moves, searches })
 }

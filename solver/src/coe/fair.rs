@@ -244,8 +244,8 @@ pub fn last_turn_best(h: &Game<'_>) -> Option<u32> {
     if h.turns_left_at_most() > 1 || !h.is_started() {
         return None;
     }
-    let empty_yellow =
-        h.board().of_colour(Colour::Yellow).filter(|&i| h.placed() >> i & 1 == 0).count() + usize::from(h.yellows_this_turn());
+    let empty_yellow = h.board().of_colour(Colour::Yellow).filter(|&i| h.placed() >> i & 1 == 0).count()
+        + usize::from(h.yellows_this_turn());
     if empty_yellow > h.discard().len() {
         return None;
     }
