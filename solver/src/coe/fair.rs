@@ -189,6 +189,7 @@ pub fn for_each_future(blind: &Blind, h: &Game<'_>, line: &[Move], f: &mut dyn F
 pub struct Exact<'b> {
     blind: &'b Blind,
     memo: HashMap<FairKey, f64>,
+    last_turn_search: bool,
     /// Positions valued (table entries made).
     pub positions: u64,
 }
@@ -196,7 +197,14 @@ pub struct Exact<'b> {
 impl<'b> Exact<'b> {
     /// An empty table for positions of `blind`'s board card.
     pub fn new(blind: &'b Blind) -> Exact<'b> {
-        Exact { blind, memo: HashMap::default(), positions: 0 }
+        Exact { blind, memo: HashMap::default(), last_turn_search: true, positions: 0 }
+    }
+
+    /// Whether a turn that is surely the last is valued by [`last_turn_best`] (the default) or,
+    /// off, by the general expectimax over its endings: the benchmark's baseline, the same values.
+    pub fn with_last_turn_search(mut self, on: bool) -> Exact<'b> {
+        self.last_turn_search = on;
+        self
     }
 
     /// The fair-play value of a position where the player is to move (the roll known), or of a
@@ -210,7 +218,7 @@ impl<'b> Exact<'b> {
         if let Some(&v) = self.memo.get(&key) {
             return v;
         }
-        let best = match last_turn_best(h) {
+        let best = match last_turn_best(h).filter(|_| self.last_turn_search) {
             Some(score) => f64::from(score),
             None => {
                 let mut best = f64::NEG_INFINITY;
