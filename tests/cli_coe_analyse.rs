@@ -38,7 +38,8 @@ fn the_sample_review_prints_as_json_and_writes_the_page() {
         assert!(d["best"]["text"].is_string() && d["best"]["moves"]["move"].is_string(), "{d}");
         assert_eq!(d["index"], i + 1);
         let fair = &d["fair_play"];
-        let (fb, fp, fl) = (fair["best"].as_f64().unwrap(), fair["played"].as_f64().unwrap(), fair["loss"].as_f64().unwrap());
+        let (fb, fp, fl) =
+            (fair["best"].as_f64().unwrap(), fair["played"].as_f64().unwrap(), fair["loss"].as_f64().unwrap());
         assert!(fl >= 0.0 && (fl - (fb - fp).max(0.0)).abs() < 1e-9, "decision {i}: {fair}");
         assert!(fair["exact"].is_boolean() && fair["half_width"].as_f64().unwrap() >= 0.0, "{fair}");
         fair_loss += fl;

@@ -421,3 +421,34 @@ fn help_teaches_the_policies_and_the_files() {
         assert!(text.contains(expected), "expected `{expected}` in:\n{text}");
     }
 }
+
+/// `--time-limit`: no game starts after the limit; what was played is written and summarised,
+/// the run says it stopped, and a rerun on the same file goes on to the end.
+#[test]
+fn a_time_limit_stops_the_run_and_a_rerun_goes_on() {
+    let out = support::temp_path("coe-selfplay", "time-limit.jsonl");
+    let _ = std::fs::remove_file(&out);
+    let path = out.to_str().expect("path");
+    let (code, text, err) = run(&[
+        "coe",
+        "selfplay",
+        "--seeds",
+        "1..400",
+        "--policy",
+        "playout",
+        "--out",
+        path,
+        "--time-limit",
+        "0.001",
+        "--json",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    assert!(v["stopped"].as_str().expect("stopped").contains("--time-limit"), "{v}");
+    let (code, text, err) =
+        run(&["coe", "selfplay", "--seeds", "1..400", "--policy", "playout", "--out", path, "--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    assert!(v["stopped"].is_null(), "{v}");
+    assert_eq!(v["seeds"], 400);
+}

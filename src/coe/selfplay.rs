@@ -84,6 +84,10 @@ pub struct SelfplayArgs {
     /// it; only the time does.
     #[arg(long, value_name = "T", allow_negative_numbers = true, value_parser = crate::flags::threads)]
     threads: Option<usize>,
+    /// Start no game after S seconds: the games played so far are written and summarised, and a
+    /// rerun with the same --out goes on from there.
+    #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = crate::flags::seconds)]
+    time_limit: Option<std::time::Duration>,
     /// End each game after K turns (a shortened game, for quick trials); default: whole games.
     #[arg(long, value_name = "K")]
     max_turns: Option<usize>,
@@ -521,6 +525,7 @@ fn play_in_order(
     (from, to): (u64, u64),
     skip: &BTreeMap<u64, GameLine>,
     threads: usize,
+    deadline: Option<Instant>,
     mut each: impl FnMut(GameLine, f64) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let last = to - from;
@@ -532,7 +537,7 @@ fn play_in_order(
             let tx = tx.clone();
             let (next, stop) = (&next, &stop);
             scope.spawn(move || {
-                while !stop.load(Ordering::Relaxed) {
+                while !stop.load(Ordering::Relaxed) && deadline.is_none_or(|d| Instant::now() < d) {
                     let offset = next.fetch_add(1, Ordering::Relaxed);
                     if offset > last {
                         break;
@@ -609,7 +614,8 @@ pub fn run(a: SelfplayArgs) -> anyhow::Result<()> {
     let started = Instant::now();
     let mut played: BTreeMap<u64, GameLine> = BTreeMap::new();
     let mut game_seconds = 0.0;
-    let result = play_in_order(&catalogue, rules, policy, (from, to), &done, threads, |line, seconds| {
+    let deadline = a.time_limit.map(|t| started + t);
+    let result = play_in_order(&catalogue, rules, policy, (from, to), &done, threads, deadline, |line, seconds| {
         if let Some(o) = out.as_mut() {
             writeln!(o.file, "{}", serde_json::to_string(&line)?)?;
             o.file.flush()?;
@@ -626,11 +632,23 @@ pub fn run(a: SelfplayArgs) -> anyhow::Result<()> {
     let lines: Vec<&GameLine> = done.range(from..=to).chain(played.iter()).map(|(_, l)| l).collect();
     let timing = Timing { played: played.len(), game_seconds, wall_seconds, threads };
     let summary = Summary::of(from, to, policy, &lines, hindsight.as_ref(), &timing)?;
+    let missing = total.saturating_sub(lines.len() as u64);
+    let stopped = (missing > 0).then(|| {
+        format!(
+            "stopped by --time-limit: {missing} of {total} seeds not played (the summary is of the {} played); rerun with the same --out to go on",
+            lines.len()
+        )
+    });
     if a.json {
-        say!("{}", serde_json::to_string_pretty(&summary)?);
+        let mut v = serde_json::to_value(&summary)?;
+        v["stopped"] = serde_json::json!(stopped);
+        say!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         for l in summary.text() {
             say!("{l}");
+        }
+        if let Some(note) = &stopped {
+            say!("{note}");
         }
     }
     Ok(())
