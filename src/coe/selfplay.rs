@@ -517,11 +517,11 @@ fn play_seed(catalogue: &Catalogue, rules: Rules, policy: Policy, seed: u64) -> 
 }
 
 /// Plays the seeds `from..=to` not in `skip` on `threads` threads, and hands each game to `each`
-/// in seed order (whatever order they finish in), with the seconds it took.
+/// in seed order (whatever order they finish in), with the seconds it took; no game starts
+/// after `deadline`.
 fn play_in_order(
     catalogue: &Catalogue,
-    rules: Rules,
-    policy: Policy,
+    (rules, policy): (Rules, Policy),
     (from, to): (u64, u64),
     skip: &BTreeMap<u64, GameLine>,
     threads: usize,
@@ -615,7 +615,7 @@ pub fn run(a: SelfplayArgs) -> anyhow::Result<()> {
     let mut played: BTreeMap<u64, GameLine> = BTreeMap::new();
     let mut game_seconds = 0.0;
     let deadline = a.time_limit.map(|t| started + t);
-    let result = play_in_order(&catalogue, rules, policy, (from, to), &done, threads, deadline, |line, seconds| {
+    let result = play_in_order(&catalogue, (rules, policy), (from, to), &done, threads, deadline, |line, seconds| {
         if let Some(o) = out.as_mut() {
             writeln!(o.file, "{}", serde_json::to_string(&line)?)?;
             o.file.flush()?;
