@@ -38,56 +38,11 @@
 //! turn per turn: for games of one to three turns, or with few cards in the deck
 //! (`Rules::tucked_at_start`).
 
-use std::sync::OnceLock;
-
 use rustc_hash::FxHashMap as HashMap;
 use signalbox_engine::coe::instance::MAX_TURNS;
 use signalbox_engine::coe::{Game, Instance, Move};
 
-/// Every move a record can write, in the order of [`Move::every`], the free shift said (taken or
-/// paid) on every die use, by kind: the start spaces, each die's uses, and the choices effects
-/// open.
-struct Candidates {
-    start: Vec<Move>,
-    die: [Vec<Move>; 2],
-    choice: Vec<Move>,
-}
-
-fn candidates() -> &'static Candidates {
-    static ALL: OnceLock<Candidates> = OnceLock::new();
-    ALL.get_or_init(|| {
-        let mut c = Candidates { start: Vec::new(), die: [Vec::new(), Vec::new()], choice: Vec::new() };
-        for mv in Move::every() {
-            match mv {
-                // Unsaid, the free shift is taken whenever it can be: the same move as one of
-                // the two said ones.
-                Move::Gain { free_shift: None, .. } | Move::Place { free_shift: None, .. } => {}
-                Move::Start { .. } => c.start.push(mv),
-                Move::Gain { die, .. } | Move::Place { die, .. } | Move::Worker { die } => {
-                    c.die[usize::from(die)].push(mv)
-                }
-                Move::Chain { .. } | Move::Take { .. } | Move::Return { .. } | Move::Pass => c.choice.push(mv),
-            }
-        }
-        c
-    })
-}
-
-/// The moves of the kind the position can take (a start space first, an open effect's choice
-/// before any die, a die not yet used), each still to be checked with [`Game::check`]. Only a
-/// shortcut over [`Move::every`]: every move of another kind is refused by the rules.
-fn asked(game: &Game<'_>) -> [&'static [Move]; 2] {
-    let c = candidates();
-    if !game.is_started() {
-        [&c.start, &[]]
-    } else if game.pending().is_some() {
-        [&c.choice, &[]]
-    } else {
-        let dice = game.dice();
-        let unused = |i: usize| if dice[i].is_some() { c.die[i].as_slice() } else { &[] };
-        [unused(0), unused(1)]
-    }
-}
+use super::naive::asked;
 
 /// Everything the player has seen of a position (see the module's comment): the engine's key;
 /// the deck's size, its top card and the discard in order (4 bits a card, the top last); and

@@ -38,7 +38,7 @@ fn candidates() -> &'static Candidates {
 
 /// The moves of the kind the rules ask for now (a start space first, an open effect's choice
 /// before any die, a die not yet used), each still to be checked.
-fn asked(game: &Game<'_>) -> [&'static [Move]; 2] {
+pub(crate) fn asked(game: &Game<'_>) -> [&'static [Move]; 2] {
     let c = candidates();
     if !game.is_started() {
         [&c.start, &[]]
