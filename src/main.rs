@@ -25,6 +25,7 @@ mod input;
 mod output;
 mod puzzles;
 mod railways;
+mod shard;
 
 use std::process::ExitCode;
 
@@ -61,6 +62,16 @@ enum Game {
     /// print a book.
     #[command(name = "puzzles")]
     Puzzles(puzzles::Args),
+    /// Joins the files of the shards of one run (`--shard K/N` on a batch command) into the
+    /// file the run without --shard writes, in any order the shards finished. Refuses shards of
+    /// different settings or runs, parts given twice or missing, and shards that have not
+    /// finished their part, naming them.
+    ///
+    /// Examples:
+    ///   signalbox coe batch --seeds 1..1000 --shard 3/8 --out part-3.jsonl   (on each of 8 machines)
+    ///   signalbox merge seeds.jsonl part-*.jsonl
+    #[command(verbatim_doc_comment)]
+    Merge(shard::MergeArgs),
 }
 
 fn main() -> ExitCode {
@@ -92,5 +103,6 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Game::CubeExpress(args) => cube_express::run(args),
         Game::Railways(args) => railways::run(args),
         Game::Puzzles(args) => puzzles::run(args),
+        Game::Merge(args) => shard::run(args),
     }
 }

@@ -19,7 +19,8 @@ use signalbox_solver::coe::bound::upper_bound;
 use signalbox_solver::coe::search::SolveOptions;
 
 use super::solve::{SearchArgs, solve_checked};
-use crate::input::bad;
+use crate::input::{bad, check_new};
+use crate::shard::{Shard, ShardFile, Tag, check_tag, part_problems};
 
 /// Arguments of `coe batch`.
 #[derive(clap::Args, Debug)]
@@ -31,6 +32,11 @@ pub struct BatchArgs {
     /// again. The file's first line records the settings; a run with other settings is refused.
     #[arg(long, value_name = "FILE.jsonl")]
     out: Option<PathBuf>,
+    /// Solve only part K of N of the seeds: those whose position in the range (counting from 0)
+    /// leaves K-1 when divided by N. The N shards' files, joined by `signalbox merge`, make the
+    /// file one run writes. Needs --out.
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse, requires = "out")]
+    shard: Option<Shard>,
     #[command(flatten)]
     pub search: SearchArgs,
     /// Print the summary as JSON.
@@ -56,12 +62,17 @@ pub struct Settings {
     pub time_limit: Option<f64>,
 }
 
-/// The settings line, as written: `{"settings": {...}}`.
+/// The settings line, as written: `{"settings": {...}}`, and in a shard's file the shard's tag.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Header {
     settings: Settings,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    shard: Option<Tag>,
 }
+
+/// The command's name in shard tags and messages.
+pub const COMMAND: &str = "coe batch";
 
 const FORMAT: u32 = 1;
 
@@ -224,6 +235,8 @@ pub fn parse_range(text: &str) -> anyhow::Result<(u64, u64)> {
 pub struct Scan {
     /// The settings line (`None` for an empty file).
     pub settings: Option<Settings>,
+    /// The shard's tag, in a shard's file.
+    pub tag: Option<Tag>,
     /// The seed lines, by seed.
     pub lines: BTreeMap<u64, SeedLine>,
     /// A torn last line: its number and the byte offset where it starts.
@@ -239,7 +252,7 @@ pub fn scan(
     catalogue: &Catalogue,
     settings_ok: impl Fn(&Settings) -> Result<(), String>,
 ) -> Result<Scan, String> {
-    let mut scan = Scan { settings: None, lines: BTreeMap::new(), torn: None, unterminated: false };
+    let mut scan = Scan { settings: None, tag: None, lines: BTreeMap::new(), torn: None, unterminated: false };
     let mut reader = BufReader::new(file);
     let mut buf = Vec::new();
     let mut offset: u64 = 0;
@@ -264,8 +277,9 @@ pub fn scan(
             format!("line {number}: not UTF-8 text: byte {} of the line (counting from 0)", e.valid_up_to())
         })?;
         let parsed = match &scan.settings {
-            None => read_header(text).and_then(|s| settings_ok(&s).map(|()| s)).map(|s| {
-                scan.settings = Some(s);
+            None => read_header(text).and_then(|h| settings_ok(&h.settings).map(|()| h)).map(|h| {
+                scan.settings = Some(h.settings);
+                scan.tag = h.shard;
                 None
             }),
             Some(settings) => read_line(text, catalogue, settings.rules()).map(Some),
@@ -299,7 +313,7 @@ struct Out {
 
 /// Opens (or creates) the batch file, takes its lock, reads and checks every line, and mends
 /// what a killed batch left: a torn last line is dropped, a missing last newline added.
-fn open_out(path: &Path, settings: &Settings, catalogue: &Catalogue) -> anyhow::Result<Out> {
+fn open_out(path: &Path, settings: &Settings, tag: Option<&Tag>, catalogue: &Catalogue) -> anyhow::Result<Out> {
     let name = path.display();
     if std::fs::metadata(path).is_ok_and(|meta| !meta.is_file()) {
         return Err(bad(format!("{name}: not a regular file; --out needs a file to append to")));
@@ -331,6 +345,9 @@ fn open_out(path: &Path, settings: &Settings, catalogue: &Catalogue) -> anyhow::
         }
     })
     .map_err(|m| bad(format!("{name}: {m}")))?;
+    if scan.settings.is_some() {
+        check_tag(scan.tag.as_ref(), tag).map_err(|m| bad(format!("{name}: {m}")))?;
+    }
     if let Some((number, offset)) = scan.torn {
         eprintln!(
             "warning: {name}: line {number} is incomplete (a batch stopped while writing it): dropped; its seed is solved again"
@@ -340,14 +357,14 @@ fn open_out(path: &Path, settings: &Settings, catalogue: &Catalogue) -> anyhow::
         file.write_all(b"\n")?;
     }
     if scan.settings.is_none() {
-        writeln!(file, "{}", serde_json::to_string(&Header { settings: settings.clone() })?)?;
+        writeln!(file, "{}", serde_json::to_string(&Header { settings: settings.clone(), shard: tag.cloned() })?)?;
         file.flush()?;
     }
     Ok(Out { file, done: scan.lines })
 }
 
 /// Reads the settings line.
-fn read_header(text: &str) -> Result<Settings, String> {
+fn read_header(text: &str) -> Result<Header, String> {
     let header: Header = serde_json::from_str(text).map_err(|e| {
         if serde_json::from_str::<serde_json::Value>(text).is_ok_and(|v| v.get("seed").is_some()) {
             "a seed line where the settings line belongs: a file of an older signalbox, or not a batch \
@@ -360,7 +377,7 @@ fn read_header(text: &str) -> Result<Settings, String> {
     if header.settings.format != FORMAT {
         return Err(format!("batch file format {}: this signalbox reads format {FORMAT}", header.settings.format));
     }
-    Ok(header.settings)
+    Ok(header)
 }
 
 /// Reads and checks one seed line.
@@ -376,15 +393,18 @@ pub fn run(a: BatchArgs, catalogue: &Catalogue, content_text: &str) -> anyhow::R
     let rules = a.search.rules()?;
     let options = a.search.options();
     let settings = Settings::new(&catalogue.label(), content_text, rules, options);
+    let part = a.shard.unwrap_or(Shard::WHOLE);
+    let tag = Tag::of(COMMAND, a.shard, Tag::seed_work(from, to));
     let mut out = match &a.out {
-        Some(path) => Some(open_out(path, &settings, catalogue)?),
+        Some(path) => Some(open_out(path, &settings, tag.as_ref(), catalogue)?),
         None => None,
     };
     let mut done = out.as_mut().map(|o| std::mem::take(&mut o.done)).unwrap_or_default();
-    let todo: Vec<u64> = (from..=to).filter(|s| !done.contains_key(s)).collect();
+    let mine: Vec<u64> = part.seeds(from, to).collect();
+    let todo: Vec<u64> = mine.iter().copied().filter(|s| !done.contains_key(s)).collect();
     let bar = crate::flags::progress(todo.len() as u64, "seeds", false);
-    if todo.len() as u64 != to - from + 1 {
-        eprintln!("{} seeds already in the output file: checked, skipped", (to - from + 1) - todo.len() as u64);
+    if todo.len() != mine.len() {
+        eprintln!("{} seeds already in the output file: checked, skipped", mine.len() - todo.len());
     }
     for seed in todo {
         bar.set_message(format!("· seed {seed}"));
@@ -409,16 +429,92 @@ pub fn run(a: BatchArgs, catalogue: &Catalogue, content_text: &str) -> anyhow::R
         bar.inc(1);
     }
     bar.finish_and_clear();
-    let lines: Vec<&SeedLine> = done.range(from..=to).map(|(_, l)| l).collect();
-    let summary = Summary::of(&lines);
-    if a.json {
-        say!("{}", serde_json::to_string_pretty(&summary)?);
+    let lines: Vec<&SeedLine> = mine.iter().filter_map(|s| done.get(s)).collect();
+    let what = match a.shard {
+        Some(part) => format!("Seeds {from} to {to}, shard {part}"),
+        None => format!("Seeds {from} to {to}"),
+    };
+    print_summary(&Summary::of(&lines), &what, a.json)
+}
+
+fn print_summary(summary: &Summary, what: &str, json: bool) -> anyhow::Result<()> {
+    if json {
+        say!("{}", serde_json::to_string_pretty(summary)?);
     } else {
-        for l in summary.text(from, to) {
+        for l in summary.text(what) {
             say!("{l}");
         }
     }
     Ok(())
+}
+
+/// Joins the files of the shards of one `coe batch --seeds A..B` into the file `coe batch --seeds
+/// A..B --out OUT` writes (the settings line, then a line per seed in seed order), after checking
+/// each shard's settings against the first's and that each holds exactly its part, every line
+/// replayed and checked. `content_text` is the content the shards name.
+pub fn merge(
+    shards: &[ShardFile],
+    out: &Path,
+    force: bool,
+    json: bool,
+    catalogue: &Catalogue,
+    content_text: &str,
+) -> anyhow::Result<()> {
+    check_new(out, force)?;
+    let Some((from, to)) = shards[0].tag.seed_range() else {
+        return Err(bad(format!("{}: shard work {:?}: expected seeds A..B", shards[0].name(), shards[0].tag.work)));
+    };
+    let fingerprint = Settings::fingerprint(content_text);
+    let mut first: Option<(String, Settings)> = None;
+    let mut lines: BTreeMap<u64, SeedLine> = BTreeMap::new();
+    let mut problems = Vec::new();
+    for shard in shards {
+        let name = shard.name();
+        let file = File::open(&shard.path).map_err(|e| bad(format!("{name}: cannot read: {e}")))?;
+        let scan = scan(&file, catalogue, |found| {
+            if found.content_fingerprint != fingerprint {
+                return Err(format!(
+                    "solved with content {} (fingerprint {}), read with {} (fingerprint {fingerprint}); pass that content with --content",
+                    found.content, found.content_fingerprint, catalogue.label()
+                ));
+            }
+            match &first {
+                Some((other, settings)) if found != settings => Err(format!(
+                    "solved under other settings than {other} ({}): give the shards of one run",
+                    settings.differences(found).join("; ")
+                )),
+                _ => Ok(()),
+            }
+        })
+        .map_err(|m| bad(format!("{name}: {m}")))?;
+        if scan.tag.as_ref() != Some(&shard.tag) {
+            return Err(bad(format!("{name}: its first line changed while it was read")));
+        }
+        if let Some((number, _)) = scan.torn {
+            problems.push(format!("{name}: line {number} is incomplete: the shard stopped while writing it; rerun it"));
+        }
+        let settings = scan.settings.expect("a tagged file has a settings line");
+        first.get_or_insert((name, settings));
+        let part = shard.tag.part;
+        let lacks: Vec<u64> = part.seeds(from, to).filter(|s| !scan.lines.contains_key(s)).collect();
+        let extra: Vec<u64> =
+            scan.lines.keys().copied().filter(|&s| !(from..=to).contains(&s) || !part.takes(s - from)).collect();
+        problems.extend(part_problems(shard, "seeds", &lacks, &extra));
+        lines.extend(scan.lines);
+    }
+    if !problems.is_empty() {
+        return Err(bad(problems.join("\n")));
+    }
+    let (_, settings) = first.expect("at least one shard");
+    let mut text = serde_json::to_string(&Header { settings, shard: None })? + "\n";
+    for line in lines.values() {
+        text += &serde_json::to_string(line)?;
+        text.push('\n');
+    }
+    crate::input::write_new(out, &text, force)?;
+    eprintln!("wrote {}: {} seeds from {} shards", out.display(), lines.len(), shards.len());
+    let all: Vec<&SeedLine> = lines.values().collect();
+    print_summary(&Summary::of(&all), &format!("Seeds {from} to {to}"), json)
 }
 
 /// The summary of a batch.
@@ -486,9 +582,9 @@ impl Summary {
         }
     }
 
-    fn text(&self, from: u64, to: u64) -> Vec<String> {
+    fn text(&self, what: &str) -> Vec<String> {
         let mut out = vec![format!(
-            "Seeds {from} to {to}: {} solved, {} proven optimal{}",
+            "{what}: {} solved, {} proven optimal{}",
             self.seeds,
             self.proven,
             if self.proven < self.seeds { " (the rest: best found, with an upper bound)" } else { "" }

@@ -11,7 +11,7 @@ use crate::input::{bad, read_text, text_or_embedded};
 
 mod advise;
 mod analyse;
-mod batch;
+pub mod batch;
 mod selfplay;
 
 mod play;
@@ -172,8 +172,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             solve::run(a, &catalogue)
         }
         Command::Batch(a) => {
-            let (label, text) = text_or_embedded(a.search.content.as_deref(), HOUSE_SET_LABEL, HOUSE_SET_TOML)?;
-            let catalogue = Catalogue::from_toml(&label, &text).map_err(|e| bad(e.to_string()))?;
+            let (catalogue, text) = content(a.search.content.as_deref())?;
             batch::run(a, &catalogue, &text)
         }
         Command::Analyse(a) => analyse::run(a),
@@ -184,6 +183,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             play::run(a, &catalogue)
         }
     }
+}
+
+/// The content file named (or the house set) with its text, which batch files fingerprint.
+pub fn content(path: Option<&Path>) -> anyhow::Result<(Catalogue, String)> {
+    let (label, text) = text_or_embedded(path, HOUSE_SET_LABEL, HOUSE_SET_TOML)?;
+    let catalogue = Catalogue::from_toml(&label, &text).map_err(|e| bad(e.to_string()))?;
+    Ok((catalogue, text))
 }
 
 fn load_content(path: Option<&Path>) -> anyhow::Result<Catalogue> {
