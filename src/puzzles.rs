@@ -11,6 +11,9 @@ use signalbox_puzzles::puzzle::{amount, number};
 use signalbox_puzzles::{Difficulty, Kind, Puzzle, PuzzleError, Verdict, kinds};
 
 use crate::input::{bad, check_new, write_new};
+use crate::shard::Shard;
+
+pub mod part;
 
 /// Puzzle collections: positions with exactly one answer, proven, graded and themed.
 #[derive(clap::Args, Debug)]
@@ -63,9 +66,15 @@ enum Command {
         /// collection is then short, and says so.
         #[arg(long, value_name = "C")]
         max_candidates: Option<u64>,
-        /// The folder to write (created; must be empty unless --force).
+        /// The folder to write (created; must be empty unless --force). With --shard, the part's
+        /// file.
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
+        /// Make only part K of N: the candidates whose index leaves K-1 when divided by N, until
+        /// the part alone has COUNT puzzles. The part's file (--out) resumes when run again;
+        /// `signalbox merge DIR PARTS...` makes of the N parts the collection one run makes.
+        #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+        shard: Option<Shard>,
         /// Replace the collection in --out.
         #[arg(long)]
         force: bool,
@@ -230,13 +239,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             per_difficulty,
             max_candidates,
             out,
+            shard,
             force,
             threads,
             quiet,
             json,
         } => {
             let kind = resolve(&game)?;
-            collection::check_out_dir(&out, force).map_err(puzzle_error)?;
+            if shard.is_none() {
+                collection::check_out_dir(&out, force).map_err(puzzle_error)?;
+            }
             let request = Request {
                 count: count as usize,
                 seed,
@@ -246,6 +258,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 max_candidates: max_candidates.unwrap_or(u64::from(count) * 400),
                 per_difficulty: per_difficulty.map(|p| p as usize),
             };
+            if let Some(part) = shard {
+                return part::make(kind, &request, part, &out, force, threads, quiet || json);
+            }
             let bar = crate::flags::progress(u64::from(count), "puzzles", quiet || json);
             let started = Instant::now();
             let made = signalbox_solver::threads::install(threads, || {
@@ -255,7 +270,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             bar.finish_and_clear();
             let seconds = started.elapsed().as_secs_f64();
             collection::write(&out, &made, force).map_err(puzzle_error)?;
-            print_made(&made, &out, seconds, json);
+            print_made(&made, &out, Some(seconds), json);
             if made.manifest.short {
                 eprintln!(
                     "warning: only {} of {} puzzles within {} candidates; raise --max-candidates or loosen the filters",
@@ -365,7 +380,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
 }
 
-fn print_made(made: &Collection, out: &Path, seconds: f64, json: bool) {
+fn print_made(made: &Collection, out: &Path, seconds: Option<f64>, json: bool) {
     let s = &made.manifest.stats;
     if json {
         let v = json!({"out": out.display().to_string(), "kind": made.manifest.kind, "short": made.manifest.short, "stats": s, "seconds": seconds});
@@ -373,12 +388,12 @@ fn print_made(made: &Collection, out: &Path, seconds: f64, json: bool) {
         return;
     }
     say!(
-        "{} {} puzzles in {} ({} candidates tried, {:.1} s)",
+        "{} {} puzzles in {} ({} candidates tried{})",
         s.kept,
         made.manifest.kind,
         out.display(),
         s.candidates,
-        seconds
+        seconds.map_or(String::new(), |t| format!(", {t:.1} s"))
     );
     let list = |m: &std::collections::BTreeMap<String, u64>| {
         m.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", ")

@@ -317,6 +317,7 @@ pub fn run(a: MergeArgs) -> anyhow::Result<()> {
             let (catalogue, text) = crate::coe::content(a.content.as_deref())?;
             crate::coe::batch::merge(&shards, &a.out, a.force, a.json, &catalogue, &text)
         }
+        crate::puzzles::part::COMMAND => crate::puzzles::part::merge(&shards, &a.out, a.force, a.json),
         other => Err(bad(format!("{}: a shard of `{other}`, which this signalbox cannot merge", shards[0].name()))),
     }
 }

@@ -217,10 +217,131 @@ pub fn command(kind: &dyn Kind, request: &Request, margin: f64) -> String {
     c
 }
 
-/// Makes a collection: candidates in order from the seed, each solved (in parallel, on the
-/// current rayon pool), kept in candidate order when unique, clear by the margin and matching the
-/// filters, until `count` are kept. `progress` is told the number kept so far.
-pub fn make(kind: &dyn Kind, request: &Request, progress: &(dyn Fn(usize) + Sync)) -> Result<Collection, PuzzleError> {
+/// A candidate's outcome as the acceptance sees it: its puzzle, or why it made none (the
+/// [`Rejected::reason`] the statistics count).
+pub type Outcome = Result<Puzzle, String>;
+
+/// The outcome of the `index`-th candidate of a collection made from `seed`.
+fn outcome(kind: &dyn Kind, seed: u64, index: u64, margin: f64) -> Outcome {
+    make_one(kind, candidate_number(seed, index), margin).map_err(|r| r.reason())
+}
+
+/// The filters and the count, applied to candidates' outcomes in order: what [`make`] keeps.
+/// Also run on the candidates of one shard alone ([`make_part`]), to know when the shard has done
+/// enough.
+pub struct Acceptance<'a> {
+    request: &'a Request,
+    puzzles: Vec<Puzzle>,
+    stats: Stats,
+    per: BTreeMap<Difficulty, usize>,
+    pending: BTreeMap<String, u64>,
+    taken: u64,
+}
+
+impl<'a> Acceptance<'a> {
+    /// Nothing taken yet.
+    pub fn new(request: &'a Request) -> Acceptance<'a> {
+        Acceptance {
+            request,
+            puzzles: Vec::new(),
+            stats: Stats::default(),
+            per: BTreeMap::new(),
+            pending: BTreeMap::new(),
+            taken: 0,
+        }
+    }
+
+    /// Whether `count` puzzles are kept.
+    pub fn is_full(&self) -> bool {
+        self.puzzles.len() >= self.request.count
+    }
+
+    /// The puzzles kept so far.
+    pub fn kept(&self) -> usize {
+        self.puzzles.len()
+    }
+
+    /// Takes the next candidate's outcome: keeps its puzzle if it matches the filters and its
+    /// difficulty is not full. Returns whether it was kept. Nothing is taken once full.
+    pub fn take(&mut self, outcome: Outcome) -> bool {
+        if self.is_full() {
+            return false;
+        }
+        self.taken += 1;
+        let request = self.request;
+        let reason = match outcome {
+            Ok(p) if request.difficulty.is_some_and(|d| d != p.grade.difficulty) => "other difficulty".to_string(),
+            Ok(p) if request.theme.as_ref().is_some_and(|t| !p.themes.contains(t)) => "other theme".to_string(),
+            Ok(p)
+                if request
+                    .per_difficulty
+                    .is_some_and(|n| self.per.get(&p.grade.difficulty).copied().unwrap_or(0) >= n) =>
+            {
+                "difficulty already full".to_string()
+            }
+            Ok(p) => {
+                *self.per.entry(p.grade.difficulty).or_default() += 1;
+                for (r, n) in std::mem::take(&mut self.pending) {
+                    *self.stats.rejected.entry(r).or_default() += n;
+                }
+                self.stats.candidates = self.taken;
+                self.puzzles.push(p);
+                return true;
+            }
+            Err(r) => r,
+        };
+        *self.pending.entry(reason).or_default() += 1;
+        false
+    }
+
+    /// The collection of what was kept (`short` if fewer than `count`).
+    pub fn finish(self, kind: &dyn Kind) -> Collection {
+        let Acceptance { request, puzzles, mut stats, pending, taken, .. } = self;
+        let margin = request.margin.unwrap_or(kind.default_margin());
+        let short = puzzles.len() < request.count;
+        if short {
+            for (r, n) in pending {
+                *stats.rejected.entry(r).or_default() += n;
+            }
+            stats.candidates = taken;
+        }
+        stats.kept = puzzles.len() as u64;
+        for p in &puzzles {
+            *stats.difficulties.entry(p.grade.difficulty.name().to_string()).or_default() += 1;
+            for t in &p.themes {
+                *stats.themes.entry(t.clone()).or_default() += 1;
+            }
+        }
+        let manifest = Manifest {
+            format: FORMAT,
+            kind: kind.name().to_string(),
+            game: kind.game().to_string(),
+            title: kind.title().to_string(),
+            seed: request.seed,
+            count: request.count,
+            difficulty: request.difficulty,
+            theme: request.theme.clone(),
+            margin,
+            per_difficulty: request.per_difficulty,
+            command: command(kind, request, margin),
+            short,
+            puzzles: puzzles
+                .iter()
+                .map(|p| Entry {
+                    id: p.id.clone(),
+                    file: format!("{}.json", p.id),
+                    difficulty: p.grade.difficulty,
+                    themes: p.themes.clone(),
+                })
+                .collect(),
+            stats,
+        };
+        Collection { manifest, puzzles }
+    }
+}
+
+/// Refuses a theme the kind does not have.
+fn check_theme(kind: &dyn Kind, request: &Request) -> Result<(), PuzzleError> {
     if let Some(theme) = &request.theme
         && !kind.themes().iter().any(|t| t.name == theme)
     {
@@ -230,85 +351,108 @@ pub fn make(kind: &dyn Kind, request: &Request, progress: &(dyn Fn(usize) + Sync
             kind.themes().iter().map(|t| t.name).collect::<Vec<_>>().join(", ")
         )));
     }
+    Ok(())
+}
+
+/// Makes a collection: candidates in order from the seed, each solved (in parallel, on the
+/// current rayon pool), kept in candidate order when unique, clear by the margin and matching the
+/// filters, until `count` are kept. `progress` is told the number kept so far.
+pub fn make(kind: &dyn Kind, request: &Request, progress: &(dyn Fn(usize) + Sync)) -> Result<Collection, PuzzleError> {
+    check_theme(kind, request)?;
     let margin = request.margin.unwrap_or(kind.default_margin());
-    let mut puzzles = Vec::new();
-    let mut stats = Stats::default();
-    let mut per = BTreeMap::<Difficulty, usize>::new();
-    let mut pending = BTreeMap::<String, u64>::new();
+    Ok(walk(request, &|i| outcome(kind, request.seed, i, margin), progress).finish(kind))
+}
+
+/// The walk of [`make`] over the outcomes `outcome` gives for each candidate index.
+pub fn walk<'a>(
+    request: &'a Request,
+    outcome: &(dyn Fn(u64) -> Outcome + Sync),
+    progress: &(dyn Fn(usize) + Sync),
+) -> Acceptance<'a> {
+    let mut accepted = Acceptance::new(request);
     let mut index = 0u64;
-    'outer: while puzzles.len() < request.count && index < request.max_candidates {
+    while !accepted.is_full() && index < request.max_candidates {
         let end = (index + CHUNK).min(request.max_candidates);
-        let results: Vec<Result<Puzzle, Rejected>> =
-            (index..end).into_par_iter().map(|i| make_one(kind, candidate_number(request.seed, i), margin)).collect();
+        let results: Vec<Outcome> = (index..end).into_par_iter().map(outcome).collect();
+        index = end;
         for result in results {
-            index += 1;
-            let reason = match result {
-                Ok(p) if request.difficulty.is_some_and(|d| d != p.grade.difficulty) => "other difficulty".to_string(),
-                Ok(p) if request.theme.as_ref().is_some_and(|t| !p.themes.contains(t)) => "other theme".to_string(),
-                Ok(p)
-                    if request
-                        .per_difficulty
-                        .is_some_and(|n| per.get(&p.grade.difficulty).copied().unwrap_or(0) >= n) =>
-                {
-                    "difficulty already full".to_string()
-                }
-                Ok(p) => {
-                    *per.entry(p.grade.difficulty).or_default() += 1;
-                    for (r, n) in std::mem::take(&mut pending) {
-                        *stats.rejected.entry(r).or_default() += n;
-                    }
-                    stats.candidates = index;
-                    puzzles.push(p);
-                    progress(puzzles.len());
-                    if puzzles.len() == request.count {
-                        break 'outer;
-                    }
-                    continue;
-                }
-                Err(r) => r.reason(),
-            };
-            *pending.entry(reason).or_default() += 1;
+            if accepted.take(result) {
+                progress(accepted.kept());
+            }
         }
     }
-    let short = puzzles.len() < request.count;
-    if short {
-        for (r, n) in pending {
-            *stats.rejected.entry(r).or_default() += n;
-        }
-        stats.candidates = index;
+    accepted
+}
+
+/// Makes part `part` (from 1) of `parts` of a collection ([`walk_part`] of the kind's
+/// candidates).
+pub fn make_part<E>(
+    kind: &dyn Kind,
+    request: &Request,
+    parts: (u64, u64),
+    done: Vec<(u64, Outcome)>,
+    sink: &mut dyn FnMut(u64, &Outcome) -> Result<(), E>,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<Result<usize, E>, PuzzleError> {
+    check_theme(kind, request)?;
+    let margin = request.margin.unwrap_or(kind.default_margin());
+    Ok(walk_part(request, parts, done, &|i| outcome(kind, request.seed, i, margin), sink, progress))
+}
+
+/// Walks part `part` (from 1) of `parts`: the candidates whose index leaves `part - 1` when
+/// divided by `parts`, in order, until this part alone has kept `count` (by the filters of
+/// [`Acceptance`]) or the candidate limit is reached; returns the number it kept. Every
+/// candidate's outcome is given to `sink` in order, with its index. `done` holds the part's
+/// outcomes already made (a resumed part), in order; they are taken again, not made again.
+///
+/// The parts' outcomes together decide the walk of [`make`] ([`walk_parts`]): when that walk
+/// reaches a candidate past a part's last, it has already kept `count`. For each difficulty, it
+/// has seen at least the part's candidates of that difficulty that pass the filters, so it has
+/// kept at least as many of it as the part has (both capped by `per_difficulty`); the part's add
+/// up to `count`. A part takes up to a whole run's work on its own candidates: the parts save
+/// time where `max_candidates` is near what the collection needs.
+pub fn walk_part<E>(
+    request: &Request,
+    (part, parts): (u64, u64),
+    done: Vec<(u64, Outcome)>,
+    outcome: &(dyn Fn(u64) -> Outcome + Sync),
+    sink: &mut dyn FnMut(u64, &Outcome) -> Result<(), E>,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<usize, E> {
+    let mut accepted = Acceptance::new(request);
+    let mut next = part - 1;
+    for (index, outcome) in done {
+        accepted.take(outcome);
+        next = index + parts;
     }
-    stats.kept = puzzles.len() as u64;
-    for p in &puzzles {
-        *stats.difficulties.entry(p.grade.difficulty.name().to_string()).or_default() += 1;
-        for t in &p.themes {
-            *stats.themes.entry(t.clone()).or_default() += 1;
+    progress(accepted.kept());
+    while !accepted.is_full() && next < request.max_candidates {
+        let mine: Vec<u64> = (0..CHUNK).map(|j| next + j * parts).take_while(|&i| i < request.max_candidates).collect();
+        next = mine.last().copied().unwrap_or(next) + parts;
+        let results: Vec<(u64, Outcome)> = mine.into_par_iter().map(|i| (i, outcome(i))).collect();
+        for (index, result) in results {
+            if accepted.is_full() {
+                break;
+            }
+            sink(index, &result)?;
+            if accepted.take(result) {
+                progress(accepted.kept());
+            }
         }
     }
-    let manifest = Manifest {
-        format: FORMAT,
-        kind: kind.name().to_string(),
-        game: kind.game().to_string(),
-        title: kind.title().to_string(),
-        seed: request.seed,
-        count: request.count,
-        difficulty: request.difficulty,
-        theme: request.theme.clone(),
-        margin,
-        per_difficulty: request.per_difficulty,
-        command: command(kind, request, margin),
-        short,
-        puzzles: puzzles
-            .iter()
-            .map(|p| Entry {
-                id: p.id.clone(),
-                file: format!("{}.json", p.id),
-                difficulty: p.grade.difficulty,
-                themes: p.themes.clone(),
-            })
-            .collect(),
-        stats,
-    };
-    Ok(Collection { manifest, puzzles })
+    Ok(accepted.kept())
+}
+
+/// The walk of [`make`] over the outcomes of every part ([`walk_part`]), by candidate index;
+/// `Err(index)` names the first candidate it needs that no part has.
+pub fn walk_parts<'a>(request: &'a Request, outcomes: &BTreeMap<u64, Outcome>) -> Result<Acceptance<'a>, u64> {
+    let mut accepted = Acceptance::new(request);
+    let mut index = 0u64;
+    while !accepted.is_full() && index < request.max_candidates {
+        accepted.take(outcomes.get(&index).cloned().ok_or(index)?);
+        index += 1;
+    }
+    Ok(accepted)
 }
 
 /// A value as the files hold it: pretty JSON and a final newline.
