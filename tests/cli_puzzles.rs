@@ -7,7 +7,7 @@ mod support;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use support::run;
+use support::{files, run};
 
 /// The kinds, as `puzzles kinds --json` lists them.
 fn kinds() -> Vec<String> {
@@ -40,19 +40,6 @@ fn make(kind: &str, count: &str, seed: &str, threads: &str, out: &Path) {
         out.to_str().expect("path"),
     ]);
     assert_eq!(code, Some(0), "{kind}: {err}");
-}
-
-/// Every file of a folder, by name, with its bytes.
-fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut all: Vec<_> = std::fs::read_dir(dir)
-        .expect("a folder")
-        .map(|e| {
-            let e = e.expect("an entry");
-            (e.file_name().to_string_lossy().to_string(), std::fs::read(e.path()).expect("bytes"))
-        })
-        .collect();
-    all.sort();
-    all
 }
 
 #[test]

@@ -8,7 +8,7 @@ mod support;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use support::{run, temp_path};
+use support::{files, run, temp_path};
 
 fn ok(args: &[&str]) -> String {
     let (code, out, err) = run(args);
@@ -126,19 +126,6 @@ fn coe_batch_shards_merge_into_the_single_run() {
     refused(&["coe", "batch", "--seeds", "3..14", "--max-turns", "3", "--out", s(&part(1))], &["a whole run"]);
     assert_eq!(std::fs::read(part(1)).expect("part 1"), before);
     refused(&["coe", "batch", "--seeds", "3..14", "--shard", "4/3", "--out", s(&part(1))], &["--shard", "K/N"]);
-}
-
-/// Every file of a folder, by name, with its bytes.
-fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut all: Vec<_> = std::fs::read_dir(dir)
-        .expect("a folder")
-        .map(|e| {
-            let e = e.expect("an entry");
-            (e.file_name().to_string_lossy().to_string(), std::fs::read(e.path()).expect("bytes"))
-        })
-        .collect();
-    all.sort();
-    all
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! What the end-to-end tests of the CLI share: running the binary, and a folder of their own for
 //! the files they write.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Runs `signalbox` with `args`: its exit code, standard output and standard error.
@@ -20,4 +20,18 @@ pub fn temp_path(tag: &str, name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("signalbox-cli-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir.join(name)
+}
+
+/// Every file of a folder, by name, with its bytes (sorted by name).
+#[allow(dead_code)]
+pub fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut all: Vec<_> = std::fs::read_dir(dir)
+        .expect("a folder")
+        .map(|e| {
+            let e = e.expect("an entry");
+            (e.file_name().to_string_lossy().to_string(), std::fs::read(e.path()).expect("bytes"))
+        })
+        .collect();
+    all.sort();
+    all
 }
