@@ -317,6 +317,11 @@ pub fn run(a: MergeArgs) -> anyhow::Result<()> {
             let (catalogue, text) = crate::coe::content(a.content.as_deref())?;
             crate::coe::batch::merge(&shards, &a.out, a.force, a.json, &catalogue, &text)
         }
+        crate::coe::selfplay::COMMAND => {
+            crate::input::check_new(&a.out, a.force)?;
+            let (catalogue, text) = crate::coe::content(a.content.as_deref())?;
+            crate::coe::selfplay::merge(&shards, &a.out, a.force, a.json, &catalogue, &text)
+        }
         other => Err(bad(format!("{}: a shard of `{other}`, which this signalbox cannot merge", shards[0].name()))),
     }
 }
