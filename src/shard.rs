@@ -322,6 +322,7 @@ pub fn run(a: MergeArgs) -> anyhow::Result<()> {
             let (catalogue, text) = crate::coe::content(a.content.as_deref())?;
             crate::coe::selfplay::merge(&shards, &a.out, a.force, a.json, &catalogue, &text)
         }
+        crate::railways::odds_file::COMMAND => crate::railways::odds_file::merge(&shards, &a.out, a.force, a.json),
         other => Err(bad(format!("{}: a shard of `{other}`, which this signalbox cannot merge", shards[0].name()))),
     }
 }
