@@ -22,6 +22,7 @@ mod cube_express;
 mod express01;
 mod flags;
 mod input;
+mod jsonl;
 mod output;
 mod puzzles;
 mod railways;
@@ -62,14 +63,16 @@ enum Game {
     /// print a book.
     #[command(name = "puzzles")]
     Puzzles(puzzles::Args),
-    /// Joins the files of the shards of one run (`--shard K/N` on a batch command) into the
-    /// file the run without --shard writes, in any order the shards finished. Refuses shards of
-    /// different settings or runs, parts given twice or missing, and shards that have not
-    /// finished their part, naming them.
+    /// Joins the files of the shards of one run (`--shard K/N` on `coe batch`, `coe selfplay`,
+    /// `express01 selfplay --seeds` and `railways odds`) into the file the run without --shard
+    /// writes, in any order the shards finished. Refuses shards of different settings or runs,
+    /// parts given twice or missing, and shards that have not finished their part, naming them.
     ///
     /// Examples:
     ///   signalbox coe batch --seeds 1..1000 --shard 3/8 --out part-3.jsonl   (on each of 8 machines)
     ///   signalbox merge seeds.jsonl part-*.jsonl
+    ///   signalbox railways odds --games 20000 --shard 2/4 --out odds-2.jsonl
+    ///   signalbox merge odds.json odds-*.jsonl
     #[command(verbatim_doc_comment)]
     Merge(shard::MergeArgs),
 }

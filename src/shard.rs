@@ -318,6 +318,23 @@ pub fn run(a: MergeArgs) -> anyhow::Result<()> {
             crate::coe::batch::merge(&shards, &a.out, a.force, a.json, &catalogue, &text)
         }
         crate::puzzles::part::COMMAND => crate::puzzles::part::merge(&shards, &a.out, a.force, a.json),
+        crate::coe::selfplay::COMMAND => {
+            crate::input::check_new(&a.out, a.force)?;
+            let (catalogue, text) = crate::coe::content(a.content.as_deref())?;
+            crate::coe::selfplay::merge(&shards, &a.out, a.force, a.json, &catalogue, &text)
+        }
+        crate::express01::selfplay_batch::COMMAND => {
+            crate::input::check_new(&a.out, a.force)?;
+            let (label, text) = crate::input::text_or_embedded(
+                a.content.as_deref(),
+                signalbox_engine::express01::catalogue::HOUSE_SET_LABEL,
+                signalbox_engine::express01::catalogue::HOUSE_SET_TOML,
+            )?;
+            let catalogue = signalbox_engine::express01::catalogue::Catalogue::from_toml(&label, &text)
+                .map_err(|e| bad(e.to_string()))?;
+            crate::express01::selfplay_batch::merge(&shards, &a.out, a.force, a.json, &catalogue, &text)
+        }
+        crate::railways::odds_file::COMMAND => crate::railways::odds_file::merge(&shards, &a.out, a.force, a.json),
         other => Err(bad(format!("{}: a shard of `{other}`, which this signalbox cannot merge", shards[0].name()))),
     }
 }

@@ -452,3 +452,66 @@ fn a_time_limit_stops_the_run_and_a_rerun_goes_on() {
     assert!(v["stopped"].is_null(), "{v}");
     assert_eq!(v["seeds"], 400);
 }
+
+#[test]
+fn shards_merged_make_the_file_one_run_writes_and_a_wrong_set_of_shards_is_refused() {
+    let common = ["--policy", "greedy", "--max-turns", "3", "--quiet"];
+    let whole = fresh("shards-whole.jsonl");
+    played(&whole, "1..8", &common);
+    let (code, whole_json, err) = selfplay("1..8", &[&common[..], &["--json"]].concat());
+    assert_eq!(code, Some(0), "{err}");
+    let parts: Vec<PathBuf> = (1..=3).map(|k| fresh(&format!("shard-{k}.jsonl"))).collect();
+    for k in support::shuffled(3) {
+        let part = format!("{k}/3");
+        let text = played(&parts[k as usize - 1], "1..8", &[&common[..], &["--shard", &part]].concat());
+        assert!(text.contains(&format!("Seeds 1 to 8, shard {part}:")), "{text}");
+    }
+    // Shard K of 3 plays the seeds at positions K-1, K+2, ... of 1..8.
+    assert_eq!(seeds_in(&parts[0]), [1, 4, 7]);
+    assert_eq!(seeds_in(&parts[1]), [2, 5, 8]);
+    assert_eq!(seeds_in(&parts[2]), [3, 6]);
+    let (settings, _) = lines_of(&parts[1]);
+    assert_eq!(settings["shard"], serde_json::json!({"command": "coe selfplay", "part": "2/3", "work": "seeds 1..8"}));
+
+    let merged = fresh("shards-merged.jsonl");
+    let paths: Vec<&Path> = [2, 0, 1].iter().map(|&i| parts[i].as_path()).collect();
+    let (code, json, err) = support::merge(&merged, &paths, &["--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    // No line of a selfplay file holds a time, so the merged file is the whole run's, byte for byte.
+    assert_eq!(std::fs::read(&merged).expect("merged"), std::fs::read(&whole).expect("whole"));
+    assert_eq!(summary(&json), summary(&whole_json));
+
+    let refused_merge = |shards: &[&Path], expected: &[&str]| {
+        let out = fresh("shards-refused.jsonl");
+        let (code, _, err) = support::merge(&out, shards, &[]);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+        for e in expected {
+            assert!(err.contains(e), "expected `{e}` in: {err}");
+        }
+        assert!(!out.exists(), "nothing written");
+    };
+    let (p1, p2, p3) = (parts[0].as_path(), parts[1].as_path(), parts[2].as_path());
+    refused_merge(&[p1, p3], &["shard 2/3 is missing"]);
+    refused_merge(&[p1, p2, p2, p3], &["shard 2/3 is given 2 times"]);
+    // A shard that has not finished its part: its last seed missing.
+    let short = fresh("shard-2-short.jsonl");
+    let text = std::fs::read_to_string(p2).expect("shard 2");
+    let kept: Vec<&str> = text.lines().take(3).collect();
+    std::fs::write(&short, kept.join("\n") + "\n").expect("write");
+    refused_merge(&[p1, &short, p3], &["shard-2-short.jsonl (shard 2/3)", "lacks seeds 8"]);
+    // A shard played under other settings.
+    let other = fresh("shard-2-other.jsonl");
+    played(&other, "1..8", &["--policy", "random", "--max-turns", "3", "--quiet", "--shard", "2/3"]);
+    refused_merge(&[p1, &other, p3], &["shard-2-other.jsonl", "--policy"]);
+
+    // A shard's file is resumed by that shard only.
+    refused(
+        "1..8",
+        &[&common[..], &["--shard", "1/3"]].concat(),
+        Some(p2),
+        &["written by shard 2/3 of coe selfplay's seeds 1..8", "this run is shard 1/3"],
+    );
+    refused("1..8", &common, Some(p2), &["written by shard 2/3", "a whole run (no --shard)"]);
+    refused("1..8", &["--shard", "2/3"], None, &["--out"]);
+}

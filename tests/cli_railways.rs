@@ -397,3 +397,125 @@ fn bad_input_is_named_and_exits_2() {
     assert!(err.contains("expected gray, blue, yellow, red or purple") && !err.contains("CityColour"), "{err}");
     assert!(!err.contains("panicked"));
 }
+
+/// The JSON of an odds file without its `seconds` (the time differs run to run).
+fn odds_without_time(path: &std::path::Path) -> Value {
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(path).expect("the odds file")).expect("JSON");
+    assert!(v["seconds"].as_f64().is_some(), "{v}");
+    v.as_object_mut().expect("object").remove("seconds");
+    v
+}
+
+#[test]
+fn odds_out_writes_what_json_prints_and_refuses_an_existing_file_before_playing() {
+    let out = temp("odds-out.json");
+    let _ = std::fs::remove_file(&out);
+    let path = out.to_str().expect("path");
+    let (code, printed, err) = run(&["railways", "odds", "--games", "6", "--json", "--out", path]);
+    assert_eq!(code, Some(0), "{err}");
+    let mut printed: Value = serde_json::from_str(&printed).expect("JSON");
+    printed.as_object_mut().expect("object").remove("seconds");
+    assert_eq!(odds_without_time(&out), printed);
+    let before = std::fs::read(&out).expect("the file");
+    let (code, _, err) = run(&["railways", "odds", "--games", "100000", "--out", path]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains(path) && err.contains("--force"), "{err}");
+    assert_eq!(std::fs::read(&out).expect("the file"), before);
+    let (code, _, err) = run(&["railways", "odds", "--games", "3", "--out", path, "--force"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(odds_without_time(&out)["games"], 3);
+}
+
+#[test]
+fn odds_shards_merged_are_the_whole_run_and_a_wrong_set_of_shards_is_refused() {
+    let file = |name: &str| {
+        let p = temp(name);
+        let _ = std::fs::remove_file(&p);
+        p
+    };
+    let odds = |extra: &[&str]| {
+        let mut args = vec!["railways", "odds", "--seed", "4"];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let whole = file("odds-whole.json");
+    let (code, _, err) = odds(&["--games", "20", "--out", whole.to_str().expect("path")]);
+    assert_eq!(code, Some(0), "{err}");
+    // The sample's first 20 games from seed 4 hold a shared victory: the shares are summed in
+    // game order by the merge as by the run.
+    let shards: Vec<std::path::PathBuf> = (1..=3).map(|k| file(&format!("odds-shard-{k}.jsonl"))).collect();
+    for k in support::shuffled(3) {
+        let path = &shards[k as usize - 1];
+        let part = format!("{k}/3");
+        let (code, text, err) = odds(&["--games", "20", "--shard", &part, "--out", path.to_str().expect("path")]);
+        assert_eq!(code, Some(0), "{err}");
+        assert!(text.contains(&format!("shard {part} of --games 20")), "{text}");
+    }
+    let games_in = |path: &std::path::Path| -> Vec<u64> {
+        let text = std::fs::read_to_string(path).expect("shard");
+        let mut lines = text.lines();
+        let first: Value = serde_json::from_str(lines.next().expect("line 1")).expect("JSON");
+        assert_eq!(first["shard"]["command"], "railways odds", "{first}");
+        lines.map(|l| serde_json::from_str::<Value>(l).expect("JSON")["game"].as_u64().expect("game")).collect()
+    };
+    assert_eq!(games_in(&shards[1]), [1, 4, 7, 10, 13, 16, 19]);
+    assert_eq!(games_in(&shards[2]), [2, 5, 8, 11, 14, 17]);
+
+    let merged = file("odds-merged.json");
+    let paths: Vec<&std::path::Path> = [1, 2, 0].iter().map(|&i| shards[i].as_path()).collect();
+    let (code, _, err) = support::merge(&merged, &paths, &[]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(odds_without_time(&merged), odds_without_time(&whole));
+    let shared = odds_without_time(&whole)["chances"]
+        .as_array()
+        .expect("chances")
+        .iter()
+        .any(|c| c["wins"].as_f64().is_some_and(|w| w.fract() != 0.0));
+    assert!(shared, "a shared victory among the games");
+
+    let refused_merge = |shards: &[&std::path::Path], expected: &[&str]| {
+        let out = file("odds-refused.json");
+        let (code, _, err) = support::merge(&out, shards, &[]);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+        for e in expected {
+            assert!(err.contains(e), "expected `{e}` in: {err}");
+        }
+        assert!(!out.exists(), "nothing written");
+    };
+    let (s1, s2, s3) = (shards[0].as_path(), shards[1].as_path(), shards[2].as_path());
+    refused_merge(&[s1, s3], &["shard 2/3 is missing"]);
+    refused_merge(&[s1, s2, s3, s2], &["shard 2/3 is given 2 times"]);
+    // A shard with a game missing.
+    let short = file("odds-shard-2-short.jsonl");
+    let text = std::fs::read_to_string(s2).expect("shard");
+    std::fs::write(&short, text.lines().take(4).collect::<Vec<_>>().join("\n") + "\n").expect("write");
+    refused_merge(&[s1, &short, s3], &["odds-shard-2-short.jsonl (shard 2/3)", "lacks games 10, 13, 16, 19"]);
+    // Shards of another position, or another seed.
+    let other = file("odds-shard-2-other.jsonl");
+    let regression = fixture("regressions/short-supply.json");
+    let args = ["--games", "20", "--shard", "2/3", "--out", other.to_str().expect("path")];
+    let (code, _, err) = run(&[&["railways", "odds", &regression, "--seed", "4"][..], &args].concat());
+    assert_eq!(code, Some(0), "{err}");
+    refused_merge(&[s1, &other, s3], &["odds-shard-2-other.jsonl", "of position"]);
+    let args = ["--seed", "5", "--force", "--games", "20", "--shard", "2/3", "--out", other.to_str().expect("path")];
+    let (code, _, err) = run(&[&["railways", "odds"][..], &args].concat());
+    assert_eq!(code, Some(0), "{err}");
+    refused_merge(&[s1, &other, s3], &["odds-shard-2-other.jsonl", "from seed 5"]);
+
+    // A shard's file is not taken over by another shard, and --shard needs --out and --games.
+    let before = std::fs::read(s2).expect("shard");
+    let (code, _, err) = odds(&["--games", "20", "--shard", "1/3", "--out", s2.to_str().expect("path")]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("already exists"), "{err}");
+    assert_eq!(std::fs::read(s2).expect("shard"), before);
+    for (args, flag) in [
+        (&["--games", "20", "--shard", "1/3"][..], "--out"),
+        (&["--shard", "1/3", "--out", "x.jsonl"][..], "--games"),
+        (&["--games", "20", "--time-limit", "1", "--shard", "1/3", "--out", "x.jsonl"][..], "--time-limit"),
+    ] {
+        let (code, _, err) = odds(args);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(err.contains(flag), "{err}");
+    }
+}

@@ -12,7 +12,7 @@ use crate::input::{bad, read_text, text_or_embedded};
 mod advise;
 mod analyse;
 pub mod batch;
-mod selfplay;
+pub mod selfplay;
 
 mod play;
 mod solve;

@@ -28,7 +28,8 @@ use signalbox_engine::coe::{Catalogue, Game, Instance, Move, Record, Rules, rank
 use signalbox_solver::coe::fair::{self, Estimate, Policy};
 
 use super::batch::{self, RANKS, SeedLine, WINNING_SCORE};
-use crate::input::{bad, text_or_embedded};
+use crate::input::{bad, check_new, text_or_embedded};
+use crate::shard::{Shard, ShardFile, Tag, check_tag, part_problems};
 
 /// How each turn is chosen (ruling F5). Every policy sees only what a player sees: the board,
 /// the cubes, the workers, the cards face up and this turn's roll; never the deck below its top
@@ -74,6 +75,11 @@ pub struct SelfplayArgs {
     /// settings is refused.
     #[arg(long, value_name = "FILE.jsonl")]
     out: Option<PathBuf>,
+    /// Play only part K of N of the seeds: those whose position in the range (counting from 0)
+    /// leaves K-1 when divided by N. The N shards' files, joined by `signalbox merge`, make the
+    /// file one run writes. Needs --out.
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse, requires = "out")]
+    shard: Option<Shard>,
     /// A `coe batch --out` file of the same games (same content and --max-turns): the summary
     /// adds the mean hindsight maximum (the proven best score, knowing the future) and the mean
     /// gap between it and the policy's score, over the seeds the file has proven. Its lines are
@@ -140,12 +146,17 @@ fn weights() -> String {
     )
 }
 
-/// The settings line, as written: `{"settings": {...}}`.
+/// The settings line, as written: `{"settings": {...}}`, and in a shard's file the shard's tag.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Header {
     settings: Settings,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    shard: Option<Tag>,
 }
+
+/// The command's name in shard tags and messages.
+pub const COMMAND: &str = "coe selfplay";
 
 /// Two runs agree when the policy, its horizon, the content's text (not its label) and the rule
 /// options agree.
@@ -275,6 +286,8 @@ impl GameLine {
 struct Scan {
     /// The settings line (`None` for an empty file).
     settings: Option<Settings>,
+    /// The shard's tag, in a shard's file.
+    tag: Option<Tag>,
     /// The seed lines, by seed.
     lines: BTreeMap<u64, GameLine>,
     /// A torn last line: its number and the byte offset where it starts.
@@ -284,7 +297,7 @@ struct Scan {
 }
 
 /// Reads the settings line; a `coe batch` file is told apart.
-fn read_header(text: &str) -> Result<Settings, String> {
+fn read_header(text: &str) -> Result<Header, String> {
     let header: Header = serde_json::from_str(text).map_err(|e| {
         let value = serde_json::from_str::<serde_json::Value>(text).ok();
         if value.as_ref().is_some_and(|v| v.pointer("/settings/time_limit").is_some()) {
@@ -299,7 +312,7 @@ fn read_header(text: &str) -> Result<Settings, String> {
     if header.settings.format != FORMAT {
         return Err(format!("selfplay file format {}: this signalbox reads format {FORMAT}", header.settings.format));
     }
-    Ok(header.settings)
+    Ok(header)
 }
 
 /// Reads and checks one seed line.
@@ -309,10 +322,14 @@ fn read_line(text: &str, catalogue: &Catalogue, settings: &Settings) -> Result<G
     Ok(line)
 }
 
-/// Reads a selfplay file: the settings line, which must be `run`'s, then every seed line, each
-/// replayed and checked. A failure names the line.
-fn scan(file: &File, catalogue: &Catalogue, run: &Settings) -> Result<Scan, String> {
-    let mut scan = Scan { settings: None, lines: BTreeMap::new(), torn: None, unterminated: false };
+/// Reads a selfplay file: the settings line, accepted by `settings_ok`, then every seed line,
+/// each replayed and checked. A failure names the line.
+fn scan(
+    file: &File,
+    catalogue: &Catalogue,
+    settings_ok: impl Fn(&Settings) -> Result<(), String>,
+) -> Result<Scan, String> {
+    let mut scan = Scan { settings: None, tag: None, lines: BTreeMap::new(), torn: None, unterminated: false };
     let mut reader = BufReader::new(file);
     let mut buf = Vec::new();
     let mut offset: u64 = 0;
@@ -337,21 +354,11 @@ fn scan(file: &File, catalogue: &Catalogue, run: &Settings) -> Result<Scan, Stri
             format!("line {number}: not UTF-8 text: byte {} of the line (counting from 0)", e.valid_up_to())
         })?;
         let parsed = match &scan.settings {
-            None => read_header(text)
-                .and_then(|found| {
-                    if &found == run {
-                        Ok(found)
-                    } else {
-                        Err(format!(
-                            "played under other settings ({}); give the same settings or another --out",
-                            found.differences(run).join("; ")
-                        ))
-                    }
-                })
-                .map(|s| {
-                    scan.settings = Some(s);
-                    None
-                }),
+            None => read_header(text).and_then(|h| settings_ok(&h.settings).map(|()| h)).map(|h| {
+                scan.settings = Some(h.settings);
+                scan.tag = h.shard;
+                None
+            }),
             Some(settings) => read_line(text, catalogue, settings).map(Some),
         };
         match parsed {
@@ -383,7 +390,7 @@ struct Out {
 
 /// Opens (or creates) the selfplay file, takes its lock, reads and checks every line, and mends
 /// what a killed run left: a torn last line is dropped, a missing last newline added.
-fn open_out(path: &Path, settings: &Settings, catalogue: &Catalogue) -> anyhow::Result<Out> {
+fn open_out(path: &Path, settings: &Settings, tag: Option<&Tag>, catalogue: &Catalogue) -> anyhow::Result<Out> {
     let name = path.display();
     if std::fs::metadata(path).is_ok_and(|meta| !meta.is_file()) {
         return Err(bad(format!("{name}: not a regular file; --out needs a file to append to")));
@@ -404,7 +411,20 @@ fn open_out(path: &Path, settings: &Settings, catalogue: &Catalogue) -> anyhow::
         }
         Err(std::fs::TryLockError::Error(e)) => return Err(bad(format!("{name}: cannot lock: {e}"))),
     }
-    let scan = scan(&file, catalogue, settings).map_err(|m| bad(format!("{name}: {m}")))?;
+    let scan = scan(&file, catalogue, |found| {
+        if found == settings {
+            Ok(())
+        } else {
+            Err(format!(
+                "played under other settings ({}); give the same settings or another --out",
+                found.differences(settings).join("; ")
+            ))
+        }
+    })
+    .map_err(|m| bad(format!("{name}: {m}")))?;
+    if scan.settings.is_some() {
+        check_tag(scan.tag.as_ref(), tag).map_err(|m| bad(format!("{name}: {m}")))?;
+    }
     if let Some((number, offset)) = scan.torn {
         eprintln!(
             "warning: {name}: line {number} is incomplete (a run stopped while writing it): dropped; its seed is played again"
@@ -414,7 +434,7 @@ fn open_out(path: &Path, settings: &Settings, catalogue: &Catalogue) -> anyhow::
         file.write_all(b"\n")?;
     }
     if scan.settings.is_none() {
-        writeln!(file, "{}", serde_json::to_string(&Header { settings: settings.clone() })?)?;
+        writeln!(file, "{}", serde_json::to_string(&Header { settings: settings.clone(), shard: tag.cloned() })?)?;
         file.flush()?;
     }
     Ok(Out { file, done: scan.lines })
@@ -516,13 +536,13 @@ fn play_seed(catalogue: &Catalogue, rules: Rules, policy: Policy, seed: u64) -> 
     Ok((line, seconds))
 }
 
-/// Plays the seeds `from..=to` not in `skip` on `threads` threads, and hands each game to `each`
-/// in seed order (whatever order they finish in), with the seconds it took; no game starts
-/// after `deadline`.
+/// Plays the seeds of `part` of `from..=to` not in `skip` on `threads` threads, and hands each
+/// game to `each` in seed order (whatever order they finish in), with the seconds it took; no
+/// game starts after `deadline`.
 fn play_in_order(
     catalogue: &Catalogue,
     (rules, policy): (Rules, Policy),
-    (from, to): (u64, u64),
+    (from, to, part): (u64, u64, Shard),
     skip: &BTreeMap<u64, GameLine>,
     threads: usize,
     deadline: Option<Instant>,
@@ -543,7 +563,7 @@ fn play_in_order(
                         break;
                     }
                     let seed = from + offset;
-                    if skip.contains_key(&seed) {
+                    if skip.contains_key(&seed) || !part.takes(offset) {
                         continue;
                     }
                     if tx.send((offset, play_seed(catalogue, rules, policy, seed))).is_err() {
@@ -559,7 +579,7 @@ fn play_in_order(
         'receive: for (offset, result) in &rx {
             pending.insert(offset, result);
             while want <= last {
-                if skip.contains_key(&(from + want)) {
+                if skip.contains_key(&(from + want)) || !part.takes(want) {
                     want += 1;
                     continue;
                 }
@@ -598,13 +618,15 @@ pub fn run(a: SelfplayArgs) -> anyhow::Result<()> {
         Some(path) => Some((path.display().to_string(), read_hindsight(path, &catalogue, &settings)?)),
         None => None,
     };
+    let part = a.shard.unwrap_or(Shard::WHOLE);
+    let tag = Tag::of(COMMAND, a.shard, Tag::seed_work(from, to));
     let mut out = match &a.out {
-        Some(path) => Some(open_out(path, &settings, &catalogue)?),
+        Some(path) => Some(open_out(path, &settings, tag.as_ref(), &catalogue)?),
         None => None,
     };
     let done = out.as_mut().map(|o| std::mem::take(&mut o.done)).unwrap_or_default();
-    let in_range = done.range(from..=to).count() as u64;
-    let total = (to - from).saturating_add(1);
+    let in_range = part.seeds(from, to).filter(|s| done.contains_key(s)).count() as u64;
+    let total = part.seeds(from, to).count() as u64;
     if in_range > 0 {
         eprintln!("{in_range} seeds already in the output file: replayed, checked, skipped");
     }
@@ -615,23 +637,27 @@ pub fn run(a: SelfplayArgs) -> anyhow::Result<()> {
     let mut played: BTreeMap<u64, GameLine> = BTreeMap::new();
     let mut game_seconds = 0.0;
     let deadline = a.time_limit.map(|t| started + t);
-    let result = play_in_order(&catalogue, (rules, policy), (from, to), &done, threads, deadline, |line, seconds| {
-        if let Some(o) = out.as_mut() {
-            writeln!(o.file, "{}", serde_json::to_string(&line)?)?;
-            o.file.flush()?;
-        }
-        bar.set_message(format!("· seed {} scored {}", line.seed, line.score));
-        bar.inc(1);
-        game_seconds += seconds;
-        played.insert(line.seed, line);
-        Ok(())
-    });
+    let result =
+        play_in_order(&catalogue, (rules, policy), (from, to, part), &done, threads, deadline, |line, seconds| {
+            if let Some(o) = out.as_mut() {
+                writeln!(o.file, "{}", serde_json::to_string(&line)?)?;
+                o.file.flush()?;
+            }
+            bar.set_message(format!("· seed {} scored {}", line.seed, line.score));
+            bar.inc(1);
+            game_seconds += seconds;
+            played.insert(line.seed, line);
+            Ok(())
+        });
     bar.finish_and_clear();
     result?;
     let wall_seconds = started.elapsed().as_secs_f64();
-    let lines: Vec<&GameLine> = done.range(from..=to).chain(played.iter()).map(|(_, l)| l).collect();
+    let mut lines: Vec<&GameLine> = part.seeds(from, to).filter_map(|s| done.get(&s)).collect();
+    lines.extend(played.values());
+    lines.sort_by_key(|l| l.seed);
     let timing = Timing { played: played.len(), game_seconds, wall_seconds, threads };
-    let summary = Summary::of(from, to, policy, &lines, hindsight.as_ref(), &timing)?;
+    let mut summary = Summary::of(from, to, policy, &lines, hindsight.as_ref(), &timing)?;
+    summary.shard = a.shard;
     let missing = total.saturating_sub(lines.len() as u64);
     let stopped = (missing > 0).then(|| {
         format!(
@@ -649,6 +675,87 @@ pub fn run(a: SelfplayArgs) -> anyhow::Result<()> {
         }
         if let Some(note) = &stopped {
             say!("{note}");
+        }
+    }
+    Ok(())
+}
+
+/// Joins the files of the shards of one `coe selfplay --seeds A..B` into the file `coe selfplay
+/// --seeds A..B --out OUT` writes (the settings line, then a line per seed in seed order), after
+/// checking each shard's settings against the first's and that each holds exactly its part,
+/// every line replayed and checked. `content_text` is the content the shards name.
+pub fn merge(
+    shards: &[ShardFile],
+    out: &Path,
+    force: bool,
+    json: bool,
+    catalogue: &Catalogue,
+    content_text: &str,
+) -> anyhow::Result<()> {
+    check_new(out, force)?;
+    let Some((from, to)) = shards[0].tag.seed_range() else {
+        return Err(bad(format!("{}: shard work {:?}: expected seeds A..B", shards[0].name(), shards[0].tag.work)));
+    };
+    let fingerprint = batch::Settings::fingerprint(content_text);
+    let mut first: Option<(String, Settings)> = None;
+    let mut lines: BTreeMap<u64, GameLine> = BTreeMap::new();
+    let mut problems = Vec::new();
+    for shard in shards {
+        let name = shard.name();
+        let file = File::open(&shard.path).map_err(|e| bad(format!("{name}: cannot read: {e}")))?;
+        let scan = scan(&file, catalogue, |found| {
+            if found.content_fingerprint != fingerprint {
+                return Err(format!(
+                    "played with content {} (fingerprint {}), read with {} (fingerprint {fingerprint}); pass that content with --content",
+                    found.content, found.content_fingerprint, catalogue.label()
+                ));
+            }
+            match &first {
+                Some((other, settings)) if found != settings => Err(format!(
+                    "played under other settings than {other} ({}): give the shards of one run",
+                    settings.differences(found).join("; ")
+                )),
+                _ => Ok(()),
+            }
+        })
+        .map_err(|m| bad(format!("{name}: {m}")))?;
+        if scan.tag.as_ref() != Some(&shard.tag) {
+            return Err(bad(format!("{name}: its first line changed while it was read")));
+        }
+        if let Some((number, _)) = scan.torn {
+            problems.push(format!("{name}: line {number} is incomplete: the shard stopped while writing it; rerun it"));
+        }
+        let settings = scan.settings.expect("a tagged file has a settings line");
+        first.get_or_insert((name, settings));
+        let part = shard.tag.part;
+        let lacks: Vec<u64> = part.seeds(from, to).filter(|s| !scan.lines.contains_key(s)).collect();
+        let extra: Vec<u64> =
+            scan.lines.keys().copied().filter(|&s| !(from..=to).contains(&s) || !part.takes(s - from)).collect();
+        problems.extend(part_problems(shard, "seeds", &lacks, &extra));
+        lines.extend(scan.lines);
+    }
+    if !problems.is_empty() {
+        return Err(bad(problems.join("\n")));
+    }
+    let (_, settings) = first.expect("at least one shard");
+    let policy = settings.policy;
+    let mut text = serde_json::to_string(&Header { settings, shard: None })? + "\n";
+    for line in lines.values() {
+        text += &serde_json::to_string(line)?;
+        text.push('\n');
+    }
+    crate::input::write_new(out, &text, force)?;
+    eprintln!("wrote {}: {} seeds from {} shards", out.display(), lines.len(), shards.len());
+    let all: Vec<&GameLine> = lines.values().collect();
+    let timing = Timing { played: 0, game_seconds: 0.0, wall_seconds: 0.0, threads: 0 };
+    let summary = Summary::of(from, to, policy, &all, None, &timing)?;
+    if json {
+        let mut v = serde_json::to_value(&summary)?;
+        v["stopped"] = serde_json::Value::Null;
+        say!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        for l in summary.results() {
+            say!("{l}");
         }
     }
     Ok(())
@@ -691,6 +798,9 @@ pub struct Summary {
     pub to: u64,
     /// The policy.
     pub policy: Policy,
+    /// The part of the seeds played, with `--shard`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
     /// Games counted (played now or read from the output file).
     pub seeds: usize,
     /// Games per final score.
@@ -741,6 +851,7 @@ impl Summary {
             from,
             to,
             policy,
+            shard: None,
             seeds: lines.len(),
             histogram,
             ranks,
@@ -791,9 +902,18 @@ impl Summary {
         })
     }
 
+    /// The summary in words, and the line of the time this run took.
     fn text(&self) -> Vec<String> {
+        let mut out = self.results();
+        out.push(self.time());
+        out
+    }
+
+    /// The summary in words, without the time.
+    fn results(&self) -> Vec<String> {
+        let part = self.shard.map(|k| format!(", shard {k}")).unwrap_or_default();
         let mut out = vec![format!(
-            "Seeds {} to {}: {} games played by the {} policy (it sees only what a player sees)",
+            "Seeds {} to {}{part}: {} games played by the {} policy (it sees only what a player sees)",
             self.from,
             self.to,
             self.seeds,
@@ -827,17 +947,21 @@ impl Summary {
                 out.push(format!("  left out, not in the file: {} seeds", h.missing));
             }
         }
+        out
+    }
+
+    /// The time this run took, in words.
+    fn time(&self) -> String {
         match self.seconds_per_game {
-            Some(s) => out.push(format!(
+            Some(s) => format!(
                 "Time: {s:.3} s per game ({} game{} played in {:.2} s on {} thread{})",
                 self.played,
                 if self.played == 1 { "" } else { "s" },
                 self.wall_seconds,
                 self.threads,
                 if self.threads == 1 { "" } else { "s" }
-            )),
-            None => out.push("Time: no game played (every seed was already in the output file)".into()),
+            ),
+            None => "Time: no game played (every seed was already in the output file)".into(),
         }
-        out
     }
 }

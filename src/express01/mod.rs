@@ -8,6 +8,7 @@ mod record;
 mod replay;
 mod route;
 mod selfplay;
+pub mod selfplay_batch;
 mod start;
 
 use std::path::{Path, PathBuf};

@@ -30,12 +30,28 @@ pub struct SelfplayArgs {
     #[arg(long, value_enum, default_value_t = PolicyArg::Random)]
     policy: PolicyArg,
     /// Write the game's record (JSON, docs/formats/express01-record.md) to this file.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "seeds")]
     record: Option<PathBuf>,
+    /// Play a game per seed of `A..B` (both included; each seed as --seed takes it) instead of
+    /// one game, and print a summary: each seat's wins and mean capital, the games' length.
+    #[arg(long, value_name = "A..B", conflicts_with = "seed")]
+    seeds: Option<String>,
+    /// With --seeds: append one JSON line per seed here (the game's record, ending, result and
+    /// rounds, in seed order; docs/formats/express01-record.md). Seeds already in the file are
+    /// replayed, checked and not played again, so an interrupted run resumes. The first line
+    /// records the settings; a run with other settings is refused.
+    #[arg(long, value_name = "FILE.jsonl", requires = "seeds")]
+    out: Option<PathBuf>,
+    /// With --seeds: play only part K of N of the seeds, those whose position in the range
+    /// (counting from 0) leaves K-1 when divided by N. The N shards' files, joined by
+    /// `signalbox merge`, make the file one run writes. Needs --out.
+    #[arg(long, value_name = "K/N", value_parser = crate::shard::Shard::parse, requires_all = ["seeds", "out"])]
+    shard: Option<crate::shard::Shard>,
     /// Replace an existing --record file.
     #[arg(long)]
     force: bool,
-    /// Print one JSON object (the record, the capitals of each round and the result).
+    /// Print one JSON object (the record, the capitals of each round and the result; with
+    /// --seeds, the summary).
     #[arg(long)]
     json: bool,
 }
@@ -46,11 +62,29 @@ pub fn run(a: SelfplayArgs) -> anyhow::Result<()> {
         check_new(out, a.force)?;
     }
     let start = a.game.start()?;
-    let (_, catalogue) = super::load_content(a.game.content.as_deref())?;
     let policy = match a.policy {
         PolicyArg::Random => Policy::Random,
         PolicyArg::Greedy => Policy::Greedy,
     };
+    if let Some(seeds) = &a.seeds {
+        let range = crate::coe::batch::parse_range(seeds)?;
+        let (_, content_text) = crate::input::text_or_embedded(
+            a.game.content.as_deref(),
+            signalbox_engine::express01::catalogue::HOUSE_SET_LABEL,
+            signalbox_engine::express01::catalogue::HOUSE_SET_TOML,
+        )?;
+        let (_, catalogue) = super::load_content(a.game.content.as_deref())?;
+        return super::selfplay_batch::run(
+            range,
+            &start,
+            policy,
+            (&catalogue, &content_text),
+            a.out.as_deref(),
+            a.shard,
+            a.json,
+        );
+    }
+    let (_, catalogue) = super::load_content(a.game.content.as_deref())?;
     let played =
         selfplay(&catalogue, &start, policy, MAX_ROUNDS).map_err(|e| bad(format!("--map/--names/--shown: {e}")))?;
     let text = serde_json::to_string_pretty(&played.record).context("the record as JSON")?;

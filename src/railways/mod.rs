@@ -1,6 +1,7 @@
 //! `signalbox railways ...`: Railways Express commands.
 
 mod analyse;
+pub mod odds_file;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -17,7 +18,7 @@ use signalbox_engine::railways::position::{PositionError, SAMPLE_POSITION_JSON, 
 use signalbox_engine::railways::record::{Replay, replay};
 use signalbox_engine::railways::track::Ends;
 use signalbox_solver::railways::link::{Linked, NoPlan, link_all};
-use signalbox_solver::railways::odds::{OddsOptions, odds};
+use signalbox_solver::railways::odds::{Odds, OddsOptions, odds, play_games, tally};
 use signalbox_solver::railways::race::{Course, expected_turns};
 use signalbox_solver::railways::roll::{Advice, best_use};
 
@@ -206,6 +207,25 @@ struct OddsArgs {
     /// Print JSON: each player's `chance` and `interval`, `games`, `stopped`, `mean_turns`.
     #[arg(long)]
     json: bool,
+    /// Write the JSON that --json prints to FILE (refused if it exists, before any game is
+    /// played, unless --force). With --shard, the shard's file: its games' outcomes, for
+    /// `signalbox merge`.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Replace an existing --out file.
+    #[arg(long)]
+    force: bool,
+    /// Play only part K of N of the --games: the games i (from 0) that leave K-1 when divided
+    /// by N, game i rolling from seed + i as in the whole run. The N shards' files, joined by
+    /// `signalbox merge`, make the file `--games G --out FILE` writes. Needs --out and --games.
+    #[arg(
+        long,
+        value_name = "K/N",
+        value_parser = crate::shard::Shard::parse,
+        requires_all = ["out", "games"],
+        conflicts_with = "time_limit"
+    )]
+    shard: Option<crate::shard::Shard>,
 }
 
 /// Runs a Railways Express command.
@@ -780,9 +800,15 @@ fn run_odds(a: OddsArgs) -> anyhow::Result<()> {
     if a.games == Some(0) {
         return Err(bad("--games 0: expected at least one game"));
     }
+    if let Some(out) = &a.out {
+        check_new(out, a.force)?;
+    }
     let (label, game) = load(&a.sources)?;
     if game.is_over() {
         return Err(bad(format!("{label}: the game is over")));
+    }
+    if let (Some(part), Some(out), Some(games)) = (a.shard, &a.out, a.games) {
+        return run_odds_shard(&a, part, out, games, &label, &game);
     }
     let games = a.games.or(if a.time_limit.is_some() { None } else { Some(500) });
     let bar = crate::flags::progress(games.unwrap_or(0) as u64, "games", a.json);
@@ -796,30 +822,12 @@ fn run_odds(a: OddsArgs) -> anyhow::Result<()> {
     });
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
+    let value = odds_json(&label, &result, a.seed, seconds);
+    if let Some(out) = &a.out {
+        write_new(out, &(serde_json::to_string_pretty(&value)? + "\n"), a.force)?;
+    }
     if a.json {
-        let chances: Vec<serde_json::Value> = result
-            .chances
-            .iter()
-            .map(|c| {
-                json!({
-                    "colour": c.colour,
-                    "chance": plain(c.chance),
-                    "interval": [plain(c.interval.0), plain(c.interval.1)],
-                    "wins": plain(c.wins),
-                })
-            })
-            .collect();
-        let out = json!({
-            "position": label,
-            "games": result.games,
-            "stopped": result.stopped,
-            "seed": a.seed,
-            "chances": chances,
-            "mean_turns": plain(result.mean_turns),
-            "unfinished": result.unfinished,
-            "seconds": seconds,
-        });
-        say!("{}", serde_json::to_string_pretty(&out)?);
+        say!("{}", serde_json::to_string_pretty(&value)?);
         return Ok(());
     }
     let mover = game.players()[game.active()].colour;
@@ -831,15 +839,85 @@ fn run_odds(a: OddsArgs) -> anyhow::Result<()> {
             result.games
         );
     }
-    if result.games == 0 {
-        say!("No game was played.");
+    say_chances(&result, &seed_words(a.seed, result.games), seconds);
+    if let Some(out) = &a.out {
+        say!("wrote {}", out.display());
+    }
+    Ok(())
+}
+
+/// `railways odds --shard K/N`: plays the part's games and writes the shard's file.
+fn run_odds_shard(
+    a: &OddsArgs,
+    part: crate::shard::Shard,
+    out: &Path,
+    games: usize,
+    label: &str,
+    game: &Game,
+) -> anyhow::Result<()> {
+    let (content_label, content_text) =
+        text_or_embedded(a.sources.content.as_deref(), HOUSE_MAP_LABEL, HOUSE_MAP_TOML)?;
+    let settings = odds_file::Settings::of(label, game, (&content_label, &content_text), a.seed, games);
+    let indices: Vec<u64> = (0..games as u64).filter(|&i| part.takes(i)).collect();
+    let bar = crate::flags::progress(indices.len() as u64, "games", a.json);
+    let started = Instant::now();
+    let outcomes = play_games(game, a.seed, &indices, a.threads, &|| bar.inc(1));
+    bar.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
+    odds_file::write(out, a.force, &settings, part, seconds, (&indices, &outcomes))?;
+    let result = tally(&settings.seats, &outcomes);
+    if a.json {
+        let mut value = odds_json(label, &result, a.seed, seconds);
+        value["shard"] = json!(part.to_string());
+        say!("{}", serde_json::to_string_pretty(&value)?);
         return Ok(());
     }
-    let seeds = if result.games == 1 {
-        format!("seed {}", a.seed)
-    } else {
-        format!("seeds {} to {}", a.seed, a.seed + result.games as u64 - 1)
-    };
+    say!("Railways Express · {label} · shard {part} of --games {games}");
+    let first = part.index() - 1;
+    let words =
+        format!("games {first}, {}, ... of 0 to {}, game i from seed {} + i", first + part.count(), games - 1, a.seed);
+    say_chances(&result, &words, seconds);
+    say!("wrote {} (signalbox merge joins the {} shards' files)", out.display(), part.count());
+    Ok(())
+}
+
+/// The odds as `railways odds --json` prints them and `--out` writes them.
+fn odds_json(label: &str, result: &Odds, seed: u64, seconds: f64) -> serde_json::Value {
+    let chances: Vec<serde_json::Value> = result
+        .chances
+        .iter()
+        .map(|c| {
+            json!({
+                "colour": c.colour,
+                "chance": plain(c.chance),
+                "interval": [plain(c.interval.0), plain(c.interval.1)],
+                "wins": plain(c.wins),
+            })
+        })
+        .collect();
+    json!({
+        "position": label,
+        "games": result.games,
+        "stopped": result.stopped,
+        "seed": seed,
+        "chances": chances,
+        "mean_turns": plain(result.mean_turns),
+        "unfinished": result.unfinished,
+        "seconds": seconds,
+    })
+}
+
+/// The seeds of `games` games from `seed`, in words.
+fn seed_words(seed: u64, games: usize) -> String {
+    if games == 1 { format!("seed {seed}") } else { format!("seeds {seed} to {}", seed + games as u64 - 1) }
+}
+
+/// Each player's win chance in words, the games' mean length and the unfinished games.
+fn say_chances(result: &Odds, seeds: &str, seconds: f64) {
+    if result.games == 0 {
+        say!("No game was played.");
+        return;
+    }
     say!(
         "Win chances over {} played out (every player playing each roll at its best for its minimum link plan; {seeds}):",
         count(result.games, "game", "games"),
@@ -860,5 +938,4 @@ fn run_odds(a: OddsArgs) -> anyhow::Result<()> {
             count(result.unfinished, "game", "games")
         );
     }
-    Ok(())
 }

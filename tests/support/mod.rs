@@ -35,3 +35,26 @@ pub fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     all.sort();
     all
 }
+
+/// The shards `1..=n` in an order that changes from run to run (a rotation of the process id's
+/// choosing, reversed on odd ids), never simply `1, 2, ..., n` for `n > 2`: a merge must not
+/// depend on the order the shards finished in.
+#[allow(dead_code)]
+pub fn shuffled(n: u64) -> Vec<u64> {
+    let id = u64::from(std::process::id());
+    let turn = 1 + id % (n - 1).max(1);
+    let mut order: Vec<u64> = (0..n).map(|i| (i + turn) % n + 1).collect();
+    if id % 2 == 1 {
+        order.reverse();
+    }
+    order
+}
+
+/// Runs `signalbox merge OUT SHARD...` with `extra` flags.
+#[allow(dead_code)]
+pub fn merge(out: &Path, shards: &[&Path], extra: &[&str]) -> (Option<i32>, String, String) {
+    let mut args: Vec<&str> = vec!["merge", out.to_str().expect("path")];
+    args.extend(shards.iter().map(|p| p.to_str().expect("path")));
+    args.extend_from_slice(extra);
+    run(&args)
+}

@@ -72,6 +72,17 @@ pub struct OddsOptions {
     pub threads: Option<usize>,
 }
 
+/// How one simulated game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The winners (more than one: a shared victory; none: the game did not end).
+    pub winners: Vec<Colour>,
+    /// The turns it took from the position.
+    pub turns: u32,
+    /// Whether it ended within [`TURN_LIMIT`].
+    pub finished: bool,
+}
+
 /// Plays games from `game` as `options` say and counts the winners; `progress` is told each
 /// finished game.
 pub fn odds(game: &Game, options: OddsOptions, progress: &(dyn Fn() + Sync)) -> Odds {
@@ -79,14 +90,14 @@ pub fn odds(game: &Game, options: OddsOptions, progress: &(dyn Fn() + Sync)) -> 
     let cap = options.games.unwrap_or(if deadline.is_some() { usize::MAX } else { 0 });
     let outcomes = crate::threads::install(options.threads, || {
         let round = 2 * rayon::current_num_threads().max(1);
-        let mut outcomes: Vec<(Vec<Colour>, u32, bool)> = Vec::new();
+        let mut outcomes: Vec<Outcome> = Vec::new();
         while outcomes.len() < cap && deadline.is_none_or(|d| Instant::now() < d) {
             let from = outcomes.len();
             let to = from.saturating_add(round).min(cap);
             let played: Vec<_> = (from..to)
                 .into_par_iter()
                 .map(|i| {
-                    let outcome = play_out(game, options.seed.wrapping_add(i as u64));
+                    let outcome = play_game(game, options.seed, i as u64);
                     progress();
                     outcome
                 })
@@ -95,42 +106,73 @@ pub fn odds(game: &Game, options: OddsOptions, progress: &(dyn Fn() + Sync)) -> 
         }
         outcomes
     });
+    let seats: Vec<Colour> = game.players().iter().map(|p| p.colour).collect();
+    let mut odds = tally(&seats, &outcomes);
+    odds.stopped = odds.games < options.games.unwrap_or(usize::MAX) && deadline.is_some();
+    odds
+}
+
+/// Plays the games `indices` (game `i` rolling its dice from `seed + i`) on `threads` threads
+/// (default: rayon's), their outcomes in the order of `indices`; `progress` is told each finished
+/// game. The games `0..n` give what [`odds`] counts for `n` games.
+pub fn play_games(
+    game: &Game,
+    seed: u64,
+    indices: &[u64],
+    threads: Option<usize>,
+    progress: &(dyn Fn() + Sync),
+) -> Vec<Outcome> {
+    crate::threads::install(threads, || {
+        indices
+            .par_iter()
+            .map(|&i| {
+                let outcome = play_game(game, seed, i);
+                progress();
+                outcome
+            })
+            .collect()
+    })
+}
+
+/// Counts the outcomes of games played in order from a position whose players sit in `seats`
+/// order: each player's wins (a shared victory counting as a share) and chance, the mean turns
+/// and the unfinished games. The sums are taken in the order of `outcomes`, so the same outcomes
+/// give the same numbers to the last bit; `stopped` is false.
+pub fn tally(seats: &[Colour], outcomes: &[Outcome]) -> Odds {
     let games = outcomes.len();
-    let chances = game
-        .players()
+    let chances = seats
         .iter()
-        .map(|p| {
+        .map(|&colour| {
             // Summed from +0.0: an empty sum of floats is -0.0.
             let wins = outcomes
                 .iter()
-                .filter(|(w, _, _)| w.contains(&p.colour))
-                .fold(0.0, |sum, (w, _, _)| sum + 1.0 / w.len() as f64);
+                .filter(|o| o.winners.contains(&colour))
+                .fold(0.0, |sum, o| sum + 1.0 / o.winners.len() as f64);
             let chance = if games == 0 { 0.0 } else { wins / games as f64 };
-            Chance { colour: p.colour, wins, chance, interval: wilson(wins, games) }
+            Chance { colour, wins, chance, interval: wilson(wins, games) }
         })
         .collect();
-    let turns: u64 = outcomes.iter().map(|o| u64::from(o.1)).sum();
+    let turns: u64 = outcomes.iter().map(|o| u64::from(o.turns)).sum();
     Odds {
         chances,
         games,
         mean_turns: if games == 0 { 0.0 } else { turns as f64 / games as f64 },
-        unfinished: outcomes.iter().filter(|o| !o.2).count(),
-        stopped: games < options.games.unwrap_or(usize::MAX) && deadline.is_some(),
+        unfinished: outcomes.iter().filter(|o| !o.finished).count(),
+        stopped: false,
     }
 }
 
-/// One game from `game` with the dice from `seed`: the winners, the turns it took, and whether
-/// it ended within [`TURN_LIMIT`].
-fn play_out(game: &Game, seed: u64) -> (Vec<Colour>, u32, bool) {
+/// Game `index` from `game`: the dice from `seed + index`, every player following its policy.
+pub fn play_game(game: &Game, seed: u64, index: u64) -> Outcome {
     let mut g = game.clone();
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_add(index));
     let start = g.turns();
     while !g.is_over() && g.turns() - start < TURN_LIMIT {
         if play_turn(&mut g, &mut rng).is_err() {
             break;
         }
     }
-    (g.winners(), g.turns() - start, g.is_over())
+    Outcome { winners: g.winners(), turns: g.turns() - start, finished: g.is_over() }
 }
 
 #[cfg(test)]
@@ -166,5 +208,22 @@ mod tests {
         let asked = on(1, timed.games);
         assert_eq!(asked.chances, timed.chances);
         assert!(!asked.stopped);
+    }
+
+    #[test]
+    fn games_played_in_any_split_count_as_the_run_does() {
+        let game = Game::sample();
+        let options = OddsOptions { games: Some(10), seed: 3, threads: Some(2), ..OddsOptions::default() };
+        let run = odds(&game, options, &|| {});
+        let (even, odd): (Vec<u64>, Vec<u64>) = (0..10).partition(|i| i % 2 == 0);
+        let a = play_games(&game, 3, &odd, Some(1), &|| {});
+        let b = play_games(&game, 3, &even, Some(2), &|| {});
+        let mut all: Vec<Outcome> = (0..10).map(|_| Outcome { winners: vec![], turns: 0, finished: false }).collect();
+        for (i, o) in odd.iter().zip(a).chain(even.iter().zip(b)) {
+            all[*i as usize] = o;
+        }
+        let seats: Vec<Colour> = game.players().iter().map(|p| p.colour).collect();
+        assert_eq!(tally(&seats, &all), run);
+        assert_eq!(all[7], play_game(&game, 3, 7));
     }
 }

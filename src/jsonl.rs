@@ -1,0 +1,156 @@
+//! Result files of one JSON line per seed, as the batch commands write them: a settings line
+//! first (with a shard's tag in a shard's file), then a line per seed, each checked when read.
+//! A torn last line (a run killed while writing it) is dropped with a warning and its seed done
+//! again; the file is locked while a run appends to it. Generic over the settings and the line,
+//! so each command supplies only how to read and check its own.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::path::Path;
+
+use crate::input::bad;
+use crate::shard::{Tag, check_tag};
+
+/// The longest line a result file may hold (a seed line with its record is some kilobytes).
+pub const MAX_LINE: usize = 1 << 20;
+
+/// How a command's file reads: its name in messages, and its two kinds of line.
+pub trait Format {
+    /// The settings line's settings.
+    type Settings;
+    /// A seed line.
+    type Line;
+    /// The command, as typed after `signalbox` (`express01 selfplay`).
+    const COMMAND: &'static str;
+    /// Reads (and checks the format of) the settings line: the settings and the shard's tag.
+    fn header(text: &str) -> Result<(Self::Settings, Option<Tag>), String>;
+    /// Reads and checks a seed line under the file's settings: its seed and the line.
+    fn line(&self, text: &str, settings: &Self::Settings) -> Result<(u64, Self::Line), String>;
+}
+
+/// What reading a file found: its settings, its checked lines, and what a run killed while
+/// writing may have left at its end.
+pub struct Scan<F: Format> {
+    /// The settings line (`None` for an empty file).
+    pub settings: Option<F::Settings>,
+    /// The shard's tag, in a shard's file.
+    pub tag: Option<Tag>,
+    /// The seed lines, by seed.
+    pub lines: BTreeMap<u64, F::Line>,
+    /// A torn last line: its number and the byte offset where it starts.
+    pub torn: Option<(usize, u64)>,
+    /// The last line is whole but lacks its newline.
+    pub unterminated: bool,
+}
+
+/// Reads a file: the settings line, accepted by `settings_ok`, then every seed line, checked by
+/// the format. A failure names the line; a seed given twice is refused.
+pub fn scan<F: Format>(
+    format: &F,
+    file: &File,
+    settings_ok: impl Fn(&F::Settings) -> Result<(), String>,
+) -> Result<Scan<F>, String> {
+    let mut scan = Scan { settings: None, tag: None, lines: BTreeMap::new(), torn: None, unterminated: false };
+    let mut reader = BufReader::new(file);
+    let mut buf = Vec::new();
+    let mut offset: u64 = 0;
+    let mut number = 0usize;
+    let mut first_line: BTreeMap<u64, usize> = BTreeMap::new();
+    loop {
+        buf.clear();
+        let read = reader
+            .by_ref()
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| format!("cannot read: {e}"))?;
+        if read == 0 {
+            break;
+        }
+        number += 1;
+        let complete = buf.last() == Some(&b'\n');
+        if !complete && buf.len() > MAX_LINE {
+            return Err(format!("line {number}: longer than {MAX_LINE} bytes: not a `{}` file", F::COMMAND));
+        }
+        let text = std::str::from_utf8(&buf).map_err(|e| {
+            format!("line {number}: not UTF-8 text: byte {} of the line (counting from 0)", e.valid_up_to())
+        })?;
+        let parsed = match &scan.settings {
+            None => F::header(text).and_then(|(s, tag)| settings_ok(&s).map(|()| (s, tag))).map(|(s, tag)| {
+                scan.settings = Some(s);
+                scan.tag = tag;
+                None
+            }),
+            Some(settings) => format.line(text, settings).map(Some),
+        };
+        match parsed {
+            Ok(line) => {
+                scan.unterminated = !complete;
+                if let Some((seed, line)) = line {
+                    if let Some(earlier) = first_line.insert(seed, number) {
+                        return Err(format!("line {number}: seed {seed} is also on line {earlier}"));
+                    }
+                    scan.lines.insert(seed, line);
+                }
+            }
+            Err(_) if !complete && serde_json::from_slice::<serde_json::Value>(&buf).is_err() => {
+                scan.torn = Some((number, offset));
+                break;
+            }
+            Err(message) => return Err(format!("line {number}: {message}")),
+        }
+        offset += read as u64;
+    }
+    Ok(scan)
+}
+
+/// Opens (or creates) a file to append to: takes its lock, reads and checks every line
+/// (`settings_ok` accepts the file's settings; the tag must be `tag`), mends what a killed run
+/// left (a torn last line dropped, a missing last newline added), and writes `header` as the
+/// first line of a new file. Returns the file and the lines already there.
+pub fn open_out<F: Format>(
+    format: &F,
+    path: &Path,
+    settings_ok: impl Fn(&F::Settings) -> Result<(), String>,
+    tag: Option<&Tag>,
+    header: &str,
+) -> anyhow::Result<(File, BTreeMap<u64, F::Line>)> {
+    let name = path.display();
+    if std::fs::metadata(path).is_ok_and(|meta| !meta.is_file()) {
+        return Err(bad(format!("{name}: not a regular file; --out needs a file to append to")));
+    }
+    let mut file = std::fs::OpenOptions::new().read(true).append(true).create(true).open(path).map_err(|e| {
+        let what = match e.kind() {
+            std::io::ErrorKind::NotFound => "no such folder".to_string(),
+            _ => e.to_string(),
+        };
+        bad(format!("{name}: cannot open for writing: {what}"))
+    })?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            return Err(bad(format!(
+                "{name}: another `{}` is writing this file; wait for it to finish, or give another --out",
+                F::COMMAND
+            )));
+        }
+        Err(std::fs::TryLockError::Error(e)) => return Err(bad(format!("{name}: cannot lock: {e}"))),
+    }
+    let scan = scan(format, &file, settings_ok).map_err(|m| bad(format!("{name}: {m}")))?;
+    if scan.settings.is_some() {
+        check_tag(scan.tag.as_ref(), tag).map_err(|m| bad(format!("{name}: {m}")))?;
+    }
+    if let Some((number, offset)) = scan.torn {
+        eprintln!(
+            "warning: {name}: line {number} is incomplete (a run stopped while writing it): dropped; its seed is done again"
+        );
+        file.set_len(offset)?;
+    } else if scan.unterminated {
+        file.write_all(b"\n")?;
+    }
+    if scan.settings.is_none() {
+        writeln!(file, "{header}")?;
+        file.flush()?;
+    }
+    Ok((file, scan.lines))
+}
