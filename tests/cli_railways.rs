@@ -473,15 +473,9 @@ fn odds_shards_merged_are_the_whole_run_and_a_wrong_set_of_shards_is_refused() {
         .any(|c| c["wins"].as_f64().is_some_and(|w| w.fract() != 0.0));
     assert!(shared, "a shared victory among the games");
 
+    let refused_out = file("odds-refused.json");
     let refused_merge = |shards: &[&std::path::Path], expected: &[&str]| {
-        let out = file("odds-refused.json");
-        let (code, _, err) = support::merge(&out, shards, &[]);
-        assert_eq!(code, Some(2), "{err}");
-        assert!(!err.contains("panicked"), "{err}");
-        for e in expected {
-            assert!(err.contains(e), "expected `{e}` in: {err}");
-        }
-        assert!(!out.exists(), "nothing written");
+        support::merge_refused(&refused_out, shards, expected);
     };
     let (s1, s2, s3) = (shards[0].as_path(), shards[1].as_path(), shards[2].as_path());
     refused_merge(&[s1, s3], &["shard 2/3 is missing"]);

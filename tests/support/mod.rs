@@ -58,3 +58,18 @@ pub fn merge(out: &Path, shards: &[&Path], extra: &[&str]) -> (Option<i32>, Stri
     args.extend_from_slice(extra);
     run(&args)
 }
+
+/// Runs `signalbox merge OUT SHARD...` and expects a refusal: exit 2, no panic, a message naming
+/// every `expected`, and nothing written to OUT. Returns the message.
+#[allow(dead_code)]
+pub fn merge_refused(out: &Path, shards: &[&Path], expected: &[&str]) -> String {
+    let _ = std::fs::remove_file(out);
+    let (code, _, err) = merge(out, shards, &[]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    for e in expected {
+        assert!(err.contains(e), "expected `{e}` in: {err}");
+    }
+    assert!(!out.exists(), "a refused merge writes nothing");
+    err
+}
