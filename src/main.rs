@@ -64,15 +64,20 @@ enum Game {
     #[command(name = "puzzles")]
     Puzzles(puzzles::Args),
     /// Joins the files of the shards of one run (`--shard K/N` on `coe batch`, `coe selfplay`,
-    /// `express01 selfplay --seeds` and `railways odds`) into the file the run without --shard
-    /// writes, in any order the shards finished. Refuses shards of different settings or runs,
-    /// parts given twice or missing, and shards that have not finished their part, naming them.
+    /// `express01 selfplay --seeds`, `railways odds` and `puzzles make`) into the file (for
+    /// `puzzles make`, the collection folder) the run without --shard writes, in any order the
+    /// shards finished. Refuses shards of different settings or runs, parts given twice or
+    /// missing, and shards that have not finished their part, naming them. Shard K of N takes
+    /// the items (seeds, games, candidates) whose position from 0 leaves K-1 divided by N
+    /// (docs/formats/shards.md); deploy/ runs the shards on Slurm or GNU parallel.
     ///
     /// Examples:
     ///   signalbox coe batch --seeds 1..1000 --shard 3/8 --out part-3.jsonl   (on each of 8 machines)
     ///   signalbox merge seeds.jsonl part-*.jsonl
     ///   signalbox railways odds --games 20000 --shard 2/4 --out odds-2.jsonl
     ///   signalbox merge odds.json odds-*.jsonl
+    ///   signalbox puzzles make --game coe --count 30 --seed 1 --shard 1/2 --out coe-1.jsonl
+    ///   signalbox merge coe-puzzles coe-*.jsonl
     #[command(verbatim_doc_comment)]
     Merge(shard::MergeArgs),
 }
