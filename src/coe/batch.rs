@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read as _, Write};
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -19,8 +19,9 @@ use signalbox_solver::coe::bound::upper_bound;
 use signalbox_solver::coe::search::SolveOptions;
 
 use super::solve::{SearchArgs, solve_checked};
-use crate::input::{bad, check_new};
-use crate::shard::{Shard, ShardFile, Tag, check_tag, part_problems};
+use crate::input::bad;
+use crate::jsonl::{self, Format, Header};
+use crate::shard::{Shard, ShardFile, Tag};
 
 /// Arguments of `coe batch`.
 #[derive(clap::Args, Debug)]
@@ -62,22 +63,10 @@ pub struct Settings {
     pub time_limit: Option<f64>,
 }
 
-/// The settings line, as written: `{"settings": {...}}`, and in a shard's file the shard's tag.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Header {
-    settings: Settings,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    shard: Option<Tag>,
-}
-
 /// The command's name in shard tags and messages.
 pub const COMMAND: &str = "coe batch";
 
 const FORMAT: u32 = 1;
-
-/// The longest line a batch file may hold (a seed line with its moves is a few kilobytes).
-const MAX_LINE: usize = 1 << 20;
 
 impl Settings {
     fn new(content_label: &str, content_text: &str, rules: Rules, options: SolveOptions) -> Settings {
@@ -230,161 +219,57 @@ pub fn parse_range(text: &str) -> anyhow::Result<(u64, u64)> {
     Ok((a, b))
 }
 
-/// What reading a batch file found: its settings, its checked seed lines, and what a batch killed
-/// while writing may have left at its end.
-pub struct Scan {
-    /// The settings line (`None` for an empty file).
-    pub settings: Option<Settings>,
-    /// The shard's tag, in a shard's file.
-    pub tag: Option<Tag>,
-    /// The seed lines, by seed.
-    pub lines: BTreeMap<u64, SeedLine>,
-    /// A torn last line: its number and the byte offset where it starts.
-    pub torn: Option<(usize, u64)>,
-    /// The last line is whole but lacks its newline.
-    pub unterminated: bool,
+/// How a batch file reads: its lines are replayed under `catalogue`.
+pub struct Lines<'c> {
+    /// The content the lines are replayed under.
+    pub catalogue: &'c Catalogue,
+}
+
+impl Format for Lines<'_> {
+    type Settings = Settings;
+    type Line = SeedLine;
+    const COMMAND: &'static str = COMMAND;
+    const DOES: &'static str = "solved";
+
+    fn content(settings: &Settings) -> (&str, &str) {
+        (&settings.content, &settings.content_fingerprint)
+    }
+
+    fn differences(file: &Settings, other: &Settings) -> Vec<String> {
+        file.differences(other)
+    }
+
+    fn header(text: &str) -> Result<(Settings, Option<Tag>), String> {
+        let header: Header<Settings> = serde_json::from_str(text).map_err(|e| {
+            if serde_json::from_str::<serde_json::Value>(text).is_ok_and(|v| v.get("seed").is_some()) {
+                "a seed line where the settings line belongs: a file of an older signalbox, or not a batch \
+                 file; start a new file"
+                    .to_string()
+            } else {
+                format!("not the settings line of a batch file: {e}")
+            }
+        })?;
+        if header.settings.format != FORMAT {
+            return Err(format!("batch file format {}: this signalbox reads format {FORMAT}", header.settings.format));
+        }
+        Ok((header.settings, header.shard))
+    }
+
+    fn line(&self, text: &str, settings: &Settings) -> Result<(u64, SeedLine), String> {
+        let line: SeedLine = serde_json::from_str(text).map_err(|e| format!("not a batch result line: {e}"))?;
+        line.check(self.catalogue, settings.rules()).map_err(|m| format!("seed {}: {m}", line.seed))?;
+        Ok((line.seed, line))
+    }
 }
 
 /// Reads a batch file: the settings line, accepted by `settings_ok`, then every seed line, each
 /// checked against the rules the settings name (see [`SeedLine`]). A failure names the line.
-pub fn scan(
+pub fn scan<'c>(
     file: &File,
-    catalogue: &Catalogue,
+    catalogue: &'c Catalogue,
     settings_ok: impl Fn(&Settings) -> Result<(), String>,
-) -> Result<Scan, String> {
-    let mut scan = Scan { settings: None, tag: None, lines: BTreeMap::new(), torn: None, unterminated: false };
-    let mut reader = BufReader::new(file);
-    let mut buf = Vec::new();
-    let mut offset: u64 = 0;
-    let mut number = 0usize;
-    let mut first_line: BTreeMap<u64, usize> = BTreeMap::new();
-    loop {
-        buf.clear();
-        let read = reader
-            .by_ref()
-            .take(MAX_LINE as u64 + 1)
-            .read_until(b'\n', &mut buf)
-            .map_err(|e| format!("cannot read: {e}"))?;
-        if read == 0 {
-            break;
-        }
-        number += 1;
-        let complete = buf.last() == Some(&b'\n');
-        if !complete && buf.len() > MAX_LINE {
-            return Err(format!("line {number}: longer than {MAX_LINE} bytes: not a batch file"));
-        }
-        let text = std::str::from_utf8(&buf).map_err(|e| {
-            format!("line {number}: not UTF-8 text: byte {} of the line (counting from 0)", e.valid_up_to())
-        })?;
-        let parsed = match &scan.settings {
-            None => read_header(text).and_then(|h| settings_ok(&h.settings).map(|()| h)).map(|h| {
-                scan.settings = Some(h.settings);
-                scan.tag = h.shard;
-                None
-            }),
-            Some(settings) => read_line(text, catalogue, settings.rules()).map(Some),
-        };
-        match parsed {
-            Ok(line) => {
-                scan.unterminated = !complete;
-                if let Some(line) = line {
-                    if let Some(earlier) = first_line.insert(line.seed, number) {
-                        return Err(format!("line {number}: seed {} is also on line {earlier}", line.seed));
-                    }
-                    scan.lines.insert(line.seed, line);
-                }
-            }
-            Err(_) if !complete && serde_json::from_slice::<serde_json::Value>(&buf).is_err() => {
-                scan.torn = Some((number, offset));
-                break;
-            }
-            Err(message) => return Err(format!("line {number}: {message}")),
-        }
-        offset += read as u64;
-    }
-    Ok(scan)
-}
-
-/// An output file opened for a batch: locked, read, checked, and ready to append to.
-struct Out {
-    file: File,
-    done: BTreeMap<u64, SeedLine>,
-}
-
-/// Opens (or creates) the batch file, takes its lock, reads and checks every line, and mends
-/// what a killed batch left: a torn last line is dropped, a missing last newline added.
-fn open_out(path: &Path, settings: &Settings, tag: Option<&Tag>, catalogue: &Catalogue) -> anyhow::Result<Out> {
-    let name = path.display();
-    if std::fs::metadata(path).is_ok_and(|meta| !meta.is_file()) {
-        return Err(bad(format!("{name}: not a regular file; --out needs a file to append to")));
-    }
-    let mut file = std::fs::OpenOptions::new().read(true).append(true).create(true).open(path).map_err(|e| {
-        let what = match e.kind() {
-            std::io::ErrorKind::NotFound => "no such folder".to_string(),
-            _ => e.to_string(),
-        };
-        bad(format!("{name}: cannot open for writing: {what}"))
-    })?;
-    match file.try_lock() {
-        Ok(()) => {}
-        Err(std::fs::TryLockError::WouldBlock) => {
-            return Err(bad(format!(
-                "{name}: another `coe batch` is writing this file; wait for it to finish, or give another --out"
-            )));
-        }
-        Err(std::fs::TryLockError::Error(e)) => return Err(bad(format!("{name}: cannot lock: {e}"))),
-    }
-    let scan = scan(&file, catalogue, |found| {
-        if found == settings {
-            Ok(())
-        } else {
-            Err(format!(
-                "solved under other settings ({}); give the same settings or another --out",
-                found.differences(settings).join("; ")
-            ))
-        }
-    })
-    .map_err(|m| bad(format!("{name}: {m}")))?;
-    if scan.settings.is_some() {
-        check_tag(scan.tag.as_ref(), tag).map_err(|m| bad(format!("{name}: {m}")))?;
-    }
-    if let Some((number, offset)) = scan.torn {
-        eprintln!(
-            "warning: {name}: line {number} is incomplete (a batch stopped while writing it): dropped; its seed is solved again"
-        );
-        file.set_len(offset)?;
-    } else if scan.unterminated {
-        file.write_all(b"\n")?;
-    }
-    if scan.settings.is_none() {
-        writeln!(file, "{}", serde_json::to_string(&Header { settings: settings.clone(), shard: tag.cloned() })?)?;
-        file.flush()?;
-    }
-    Ok(Out { file, done: scan.lines })
-}
-
-/// Reads the settings line.
-fn read_header(text: &str) -> Result<Header, String> {
-    let header: Header = serde_json::from_str(text).map_err(|e| {
-        if serde_json::from_str::<serde_json::Value>(text).is_ok_and(|v| v.get("seed").is_some()) {
-            "a seed line where the settings line belongs: a file of an older signalbox, or not a batch \
-             file; start a new file"
-                .to_string()
-        } else {
-            format!("not the settings line of a batch file: {e}")
-        }
-    })?;
-    if header.settings.format != FORMAT {
-        return Err(format!("batch file format {}: this signalbox reads format {FORMAT}", header.settings.format));
-    }
-    Ok(header)
-}
-
-/// Reads and checks one seed line.
-fn read_line(text: &str, catalogue: &Catalogue, rules: Rules) -> Result<SeedLine, String> {
-    let line: SeedLine = serde_json::from_str(text).map_err(|e| format!("not a batch result line: {e}"))?;
-    line.check(catalogue, rules).map_err(|m| format!("seed {}: {m}", line.seed))?;
-    Ok(line)
+) -> Result<jsonl::Scan<Lines<'c>>, String> {
+    jsonl::scan(&Lines { catalogue }, file, settings_ok)
 }
 
 /// Runs `coe batch`.
@@ -395,11 +280,13 @@ pub fn run(a: BatchArgs, catalogue: &Catalogue, content_text: &str) -> anyhow::R
     let settings = Settings::new(&catalogue.label(), content_text, rules, options);
     let part = a.shard.unwrap_or(Shard::WHOLE);
     let tag = Tag::of(COMMAND, a.shard, Tag::seed_work(from, to));
-    let mut out = match &a.out {
-        Some(path) => Some(open_out(path, &settings, tag.as_ref(), catalogue)?),
-        None => None,
+    let (mut out, mut done) = match &a.out {
+        Some(path) => {
+            let (file, done) = jsonl::open_out(&Lines { catalogue }, path, &settings, tag.as_ref())?;
+            (Some(file), done)
+        }
+        None => (None, BTreeMap::new()),
     };
-    let mut done = out.as_mut().map(|o| std::mem::take(&mut o.done)).unwrap_or_default();
     let mine: Vec<u64> = part.seeds(from, to).collect();
     let todo: Vec<u64> = mine.iter().copied().filter(|s| !done.contains_key(s)).collect();
     let bar = crate::flags::progress(todo.len() as u64, "seeds", false);
@@ -421,9 +308,9 @@ pub fn run(a: BatchArgs, catalogue: &Catalogue, content_text: &str) -> anyhow::R
             seconds: (c.seconds * 1000.0).round() / 1000.0,
             moves: c.solved.line.clone(),
         };
-        if let Some(o) = out.as_mut() {
-            writeln!(o.file, "{}", serde_json::to_string(&line)?)?;
-            o.file.flush()?;
+        if let Some(f) = out.as_mut() {
+            writeln!(f, "{}", serde_json::to_string(&line)?)?;
+            f.flush()?;
         }
         done.insert(seed, line);
         bar.inc(1);
@@ -460,61 +347,10 @@ pub fn merge(
     catalogue: &Catalogue,
     content_text: &str,
 ) -> anyhow::Result<()> {
-    check_new(out, force)?;
-    let Some((from, to)) = shards[0].tag.seed_range() else {
-        return Err(bad(format!("{}: shard work {:?}: expected seeds A..B", shards[0].name(), shards[0].tag.work)));
-    };
     let fingerprint = Settings::fingerprint(content_text);
-    let mut first: Option<(String, Settings)> = None;
-    let mut lines: BTreeMap<u64, SeedLine> = BTreeMap::new();
-    let mut problems = Vec::new();
-    for shard in shards {
-        let name = shard.name();
-        let file = File::open(&shard.path).map_err(|e| bad(format!("{name}: cannot read: {e}")))?;
-        let scan = scan(&file, catalogue, |found| {
-            if found.content_fingerprint != fingerprint {
-                return Err(format!(
-                    "solved with content {} (fingerprint {}), read with {} (fingerprint {fingerprint}); pass that content with --content",
-                    found.content, found.content_fingerprint, catalogue.label()
-                ));
-            }
-            match &first {
-                Some((other, settings)) if found != settings => Err(format!(
-                    "solved under other settings than {other} ({}): give the shards of one run",
-                    settings.differences(found).join("; ")
-                )),
-                _ => Ok(()),
-            }
-        })
-        .map_err(|m| bad(format!("{name}: {m}")))?;
-        if scan.tag.as_ref() != Some(&shard.tag) {
-            return Err(bad(format!("{name}: its first line changed while it was read")));
-        }
-        if let Some((number, _)) = scan.torn {
-            problems.push(format!("{name}: line {number} is incomplete: the shard stopped while writing it; rerun it"));
-        }
-        let settings = scan.settings.expect("a tagged file has a settings line");
-        first.get_or_insert((name, settings));
-        let part = shard.tag.part;
-        let lacks: Vec<u64> = part.seeds(from, to).filter(|s| !scan.lines.contains_key(s)).collect();
-        let extra: Vec<u64> =
-            scan.lines.keys().copied().filter(|&s| !(from..=to).contains(&s) || !part.takes(s - from)).collect();
-        problems.extend(part_problems(shard, "seeds", &lacks, &extra));
-        lines.extend(scan.lines);
-    }
-    if !problems.is_empty() {
-        return Err(bad(problems.join("\n")));
-    }
-    let (_, settings) = first.expect("at least one shard");
-    let mut text = serde_json::to_string(&Header { settings, shard: None })? + "\n";
-    for line in lines.values() {
-        text += &serde_json::to_string(line)?;
-        text.push('\n');
-    }
-    crate::input::write_new(out, &text, force)?;
-    eprintln!("wrote {}: {} seeds from {} shards", out.display(), lines.len(), shards.len());
-    let all: Vec<&SeedLine> = lines.values().collect();
-    print_summary(&Summary::of(&all), &format!("Seeds {from} to {to}"), json)
+    let merged = jsonl::merge(&Lines { catalogue }, shards, out, force, (&catalogue.label(), &fingerprint))?;
+    let all: Vec<&SeedLine> = merged.lines.values().collect();
+    print_summary(&Summary::of(&all), &format!("Seeds {} to {}", merged.from, merged.to), json)
 }
 
 /// The summary of a batch.

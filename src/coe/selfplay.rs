@@ -16,7 +16,7 @@
 
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read as _, Write};
+use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
@@ -28,8 +28,9 @@ use signalbox_engine::coe::{Catalogue, Game, Instance, Move, Record, Rules, rank
 use signalbox_solver::coe::fair::{self, Estimate, Policy};
 
 use super::batch::{self, RANKS, SeedLine, WINNING_SCORE};
-use crate::input::{bad, check_new, text_or_embedded};
-use crate::shard::{Shard, ShardFile, Tag, check_tag, part_problems};
+use crate::input::{bad, text_or_embedded};
+use crate::jsonl::{self, Format, Header};
+use crate::shard::{Shard, ShardFile, Tag};
 
 /// How each turn is chosen (ruling F5). Every policy sees only what a player sees: the board,
 /// the cubes, the workers, the cards face up and this turn's roll; never the deck below its top
@@ -111,9 +112,6 @@ pub struct SelfplayArgs {
 /// The selfplay file format.
 const FORMAT: u32 = 1;
 
-/// The longest line a selfplay file may hold (a seed line with its moves is a few kilobytes).
-const MAX_LINE: usize = 1 << 20;
-
 /// The first line of a selfplay file: what every game in it was played under.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -144,15 +142,6 @@ fn weights() -> String {
         "territory {} held {} worker {} frontier {} placeable {} colour {}",
         w.territory, w.held, w.worker, w.frontier, w.placeable, w.colour
     )
-}
-
-/// The settings line, as written: `{"settings": {...}}`, and in a shard's file the shard's tag.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Header {
-    settings: Settings,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    shard: Option<Tag>,
 }
 
 /// The command's name in shard tags and messages.
@@ -282,162 +271,52 @@ impl GameLine {
     }
 }
 
-/// What reading a selfplay file found.
-struct Scan {
-    /// The settings line (`None` for an empty file).
-    settings: Option<Settings>,
-    /// The shard's tag, in a shard's file.
-    tag: Option<Tag>,
-    /// The seed lines, by seed.
-    lines: BTreeMap<u64, GameLine>,
-    /// A torn last line: its number and the byte offset where it starts.
-    torn: Option<(usize, u64)>,
-    /// The last line is whole but lacks its newline.
-    unterminated: bool,
+/// How a selfplay file reads: its lines are replayed under `catalogue`.
+struct Lines<'c> {
+    catalogue: &'c Catalogue,
 }
 
-/// Reads the settings line; a `coe batch` file is told apart.
-fn read_header(text: &str) -> Result<Header, String> {
-    let header: Header = serde_json::from_str(text).map_err(|e| {
-        let value = serde_json::from_str::<serde_json::Value>(text).ok();
-        if value.as_ref().is_some_and(|v| v.pointer("/settings/time_limit").is_some()) {
-            "the settings line of a `coe batch` file (solved games), not of a `coe selfplay` file; give another --out"
-                .to_string()
-        } else if value.as_ref().is_some_and(|v| v.get("seed").is_some()) {
-            "a seed line where the settings line belongs: not a selfplay file; start a new file".to_string()
-        } else {
-            format!("not the settings line of a selfplay file: {e}")
-        }
-    })?;
-    if header.settings.format != FORMAT {
-        return Err(format!("selfplay file format {}: this signalbox reads format {FORMAT}", header.settings.format));
+impl Format for Lines<'_> {
+    type Settings = Settings;
+    type Line = GameLine;
+    const COMMAND: &'static str = COMMAND;
+    const DOES: &'static str = "played";
+
+    fn content(settings: &Settings) -> (&str, &str) {
+        (&settings.content, &settings.content_fingerprint)
     }
-    Ok(header)
-}
 
-/// Reads and checks one seed line.
-fn read_line(text: &str, catalogue: &Catalogue, settings: &Settings) -> Result<GameLine, String> {
-    let line: GameLine = serde_json::from_str(text).map_err(|e| format!("not a selfplay line: {e}"))?;
-    line.check(catalogue, settings).map_err(|m| format!("seed {}: {m}", line.seed))?;
-    Ok(line)
-}
+    fn differences(file: &Settings, other: &Settings) -> Vec<String> {
+        file.differences(other)
+    }
 
-/// Reads a selfplay file: the settings line, accepted by `settings_ok`, then every seed line,
-/// each replayed and checked. A failure names the line.
-fn scan(
-    file: &File,
-    catalogue: &Catalogue,
-    settings_ok: impl Fn(&Settings) -> Result<(), String>,
-) -> Result<Scan, String> {
-    let mut scan = Scan { settings: None, tag: None, lines: BTreeMap::new(), torn: None, unterminated: false };
-    let mut reader = BufReader::new(file);
-    let mut buf = Vec::new();
-    let mut offset: u64 = 0;
-    let mut number = 0usize;
-    let mut first_line: BTreeMap<u64, usize> = BTreeMap::new();
-    loop {
-        buf.clear();
-        let read = reader
-            .by_ref()
-            .take(MAX_LINE as u64 + 1)
-            .read_until(b'\n', &mut buf)
-            .map_err(|e| format!("cannot read: {e}"))?;
-        if read == 0 {
-            break;
-        }
-        number += 1;
-        let complete = buf.last() == Some(&b'\n');
-        if !complete && buf.len() > MAX_LINE {
-            return Err(format!("line {number}: longer than {MAX_LINE} bytes: not a selfplay file"));
-        }
-        let text = std::str::from_utf8(&buf).map_err(|e| {
-            format!("line {number}: not UTF-8 text: byte {} of the line (counting from 0)", e.valid_up_to())
+    /// Reads the settings line; a `coe batch` file is told apart.
+    fn header(text: &str) -> Result<(Settings, Option<Tag>), String> {
+        let header: Header<Settings> = serde_json::from_str(text).map_err(|e| {
+            let value = serde_json::from_str::<serde_json::Value>(text).ok();
+            if value.as_ref().is_some_and(|v| v.pointer("/settings/time_limit").is_some()) {
+                "the settings line of a `coe batch` file (solved games), not of a `coe selfplay` file; give another --out"
+                    .to_string()
+            } else if value.as_ref().is_some_and(|v| v.get("seed").is_some()) {
+                "a seed line where the settings line belongs: not a selfplay file; start a new file".to_string()
+            } else {
+                format!("not the settings line of a selfplay file: {e}")
+            }
         })?;
-        let parsed = match &scan.settings {
-            None => read_header(text).and_then(|h| settings_ok(&h.settings).map(|()| h)).map(|h| {
-                scan.settings = Some(h.settings);
-                scan.tag = h.shard;
-                None
-            }),
-            Some(settings) => read_line(text, catalogue, settings).map(Some),
-        };
-        match parsed {
-            Ok(line) => {
-                scan.unterminated = !complete;
-                if let Some(line) = line {
-                    if let Some(earlier) = first_line.insert(line.seed, number) {
-                        return Err(format!("line {number}: seed {} is also on line {earlier}", line.seed));
-                    }
-                    scan.lines.insert(line.seed, line);
-                }
-            }
-            Err(_) if !complete && serde_json::from_slice::<serde_json::Value>(&buf).is_err() => {
-                scan.torn = Some((number, offset));
-                break;
-            }
-            Err(message) => return Err(format!("line {number}: {message}")),
+        if header.settings.format != FORMAT {
+            return Err(format!(
+                "selfplay file format {}: this signalbox reads format {FORMAT}",
+                header.settings.format
+            ));
         }
-        offset += read as u64;
+        Ok((header.settings, header.shard))
     }
-    Ok(scan)
-}
 
-/// An output file opened for a run: locked, read, checked, and ready to append to.
-struct Out {
-    file: File,
-    done: BTreeMap<u64, GameLine>,
-}
-
-/// Opens (or creates) the selfplay file, takes its lock, reads and checks every line, and mends
-/// what a killed run left: a torn last line is dropped, a missing last newline added.
-fn open_out(path: &Path, settings: &Settings, tag: Option<&Tag>, catalogue: &Catalogue) -> anyhow::Result<Out> {
-    let name = path.display();
-    if std::fs::metadata(path).is_ok_and(|meta| !meta.is_file()) {
-        return Err(bad(format!("{name}: not a regular file; --out needs a file to append to")));
+    fn line(&self, text: &str, settings: &Settings) -> Result<(u64, GameLine), String> {
+        let line: GameLine = serde_json::from_str(text).map_err(|e| format!("not a selfplay line: {e}"))?;
+        line.check(self.catalogue, settings).map_err(|m| format!("seed {}: {m}", line.seed))?;
+        Ok((line.seed, line))
     }
-    let mut file = std::fs::OpenOptions::new().read(true).append(true).create(true).open(path).map_err(|e| {
-        let what = match e.kind() {
-            std::io::ErrorKind::NotFound => "no such folder".to_string(),
-            _ => e.to_string(),
-        };
-        bad(format!("{name}: cannot open for writing: {what}"))
-    })?;
-    match file.try_lock() {
-        Ok(()) => {}
-        Err(std::fs::TryLockError::WouldBlock) => {
-            return Err(bad(format!(
-                "{name}: another `coe selfplay` is writing this file; wait for it to finish, or give another --out"
-            )));
-        }
-        Err(std::fs::TryLockError::Error(e)) => return Err(bad(format!("{name}: cannot lock: {e}"))),
-    }
-    let scan = scan(&file, catalogue, |found| {
-        if found == settings {
-            Ok(())
-        } else {
-            Err(format!(
-                "played under other settings ({}); give the same settings or another --out",
-                found.differences(settings).join("; ")
-            ))
-        }
-    })
-    .map_err(|m| bad(format!("{name}: {m}")))?;
-    if scan.settings.is_some() {
-        check_tag(scan.tag.as_ref(), tag).map_err(|m| bad(format!("{name}: {m}")))?;
-    }
-    if let Some((number, offset)) = scan.torn {
-        eprintln!(
-            "warning: {name}: line {number} is incomplete (a run stopped while writing it): dropped; its seed is played again"
-        );
-        file.set_len(offset)?;
-    } else if scan.unterminated {
-        file.write_all(b"\n")?;
-    }
-    if scan.settings.is_none() {
-        writeln!(file, "{}", serde_json::to_string(&Header { settings: settings.clone(), shard: tag.cloned() })?)?;
-        file.flush()?;
-    }
-    Ok(Out { file, done: scan.lines })
 }
 
 /// Reads a `coe batch` file for `--hindsight`: its lines replayed and checked by the batch
@@ -505,10 +384,10 @@ fn read_hindsight(path: &Path, catalogue: &Catalogue, run: &Settings) -> anyhow:
 fn is_selfplay_file(path: &Path) -> bool {
     let Ok(file) = File::open(path) else { return false };
     let mut first = Vec::new();
-    if BufReader::new(file).take(MAX_LINE as u64).read_until(b'\n', &mut first).is_err() {
+    if BufReader::new(file).take(jsonl::MAX_LINE as u64).read_until(b'\n', &mut first).is_err() {
         return false;
     }
-    serde_json::from_slice::<Header>(&first).is_ok()
+    serde_json::from_slice::<Header<Settings>>(&first).is_ok()
 }
 
 /// Plays one seed by `policy` and replays the moves in the engine (the certificate check): a
@@ -620,11 +499,13 @@ pub fn run(a: SelfplayArgs) -> anyhow::Result<()> {
     };
     let part = a.shard.unwrap_or(Shard::WHOLE);
     let tag = Tag::of(COMMAND, a.shard, Tag::seed_work(from, to));
-    let mut out = match &a.out {
-        Some(path) => Some(open_out(path, &settings, tag.as_ref(), &catalogue)?),
-        None => None,
+    let (mut out, done) = match &a.out {
+        Some(path) => {
+            let (file, done) = jsonl::open_out(&Lines { catalogue: &catalogue }, path, &settings, tag.as_ref())?;
+            (Some(file), done)
+        }
+        None => (None, BTreeMap::new()),
     };
-    let done = out.as_mut().map(|o| std::mem::take(&mut o.done)).unwrap_or_default();
     let in_range = part.seeds(from, to).filter(|s| done.contains_key(s)).count() as u64;
     let total = part.seeds(from, to).count() as u64;
     if in_range > 0 {
@@ -639,9 +520,9 @@ pub fn run(a: SelfplayArgs) -> anyhow::Result<()> {
     let deadline = a.time_limit.map(|t| started + t);
     let result =
         play_in_order(&catalogue, (rules, policy), (from, to, part), &done, threads, deadline, |line, seconds| {
-            if let Some(o) = out.as_mut() {
-                writeln!(o.file, "{}", serde_json::to_string(&line)?)?;
-                o.file.flush()?;
+            if let Some(f) = out.as_mut() {
+                writeln!(f, "{}", serde_json::to_string(&line)?)?;
+                f.flush()?;
             }
             bar.set_message(format!("· seed {} scored {}", line.seed, line.score));
             bar.inc(1);
@@ -692,63 +573,11 @@ pub fn merge(
     catalogue: &Catalogue,
     content_text: &str,
 ) -> anyhow::Result<()> {
-    check_new(out, force)?;
-    let Some((from, to)) = shards[0].tag.seed_range() else {
-        return Err(bad(format!("{}: shard work {:?}: expected seeds A..B", shards[0].name(), shards[0].tag.work)));
-    };
     let fingerprint = batch::Settings::fingerprint(content_text);
-    let mut first: Option<(String, Settings)> = None;
-    let mut lines: BTreeMap<u64, GameLine> = BTreeMap::new();
-    let mut problems = Vec::new();
-    for shard in shards {
-        let name = shard.name();
-        let file = File::open(&shard.path).map_err(|e| bad(format!("{name}: cannot read: {e}")))?;
-        let scan = scan(&file, catalogue, |found| {
-            if found.content_fingerprint != fingerprint {
-                return Err(format!(
-                    "played with content {} (fingerprint {}), read with {} (fingerprint {fingerprint}); pass that content with --content",
-                    found.content, found.content_fingerprint, catalogue.label()
-                ));
-            }
-            match &first {
-                Some((other, settings)) if found != settings => Err(format!(
-                    "played under other settings than {other} ({}): give the shards of one run",
-                    settings.differences(found).join("; ")
-                )),
-                _ => Ok(()),
-            }
-        })
-        .map_err(|m| bad(format!("{name}: {m}")))?;
-        if scan.tag.as_ref() != Some(&shard.tag) {
-            return Err(bad(format!("{name}: its first line changed while it was read")));
-        }
-        if let Some((number, _)) = scan.torn {
-            problems.push(format!("{name}: line {number} is incomplete: the shard stopped while writing it; rerun it"));
-        }
-        let settings = scan.settings.expect("a tagged file has a settings line");
-        first.get_or_insert((name, settings));
-        let part = shard.tag.part;
-        let lacks: Vec<u64> = part.seeds(from, to).filter(|s| !scan.lines.contains_key(s)).collect();
-        let extra: Vec<u64> =
-            scan.lines.keys().copied().filter(|&s| !(from..=to).contains(&s) || !part.takes(s - from)).collect();
-        problems.extend(part_problems(shard, "seeds", &lacks, &extra));
-        lines.extend(scan.lines);
-    }
-    if !problems.is_empty() {
-        return Err(bad(problems.join("\n")));
-    }
-    let (_, settings) = first.expect("at least one shard");
-    let policy = settings.policy;
-    let mut text = serde_json::to_string(&Header { settings, shard: None })? + "\n";
-    for line in lines.values() {
-        text += &serde_json::to_string(line)?;
-        text.push('\n');
-    }
-    crate::input::write_new(out, &text, force)?;
-    eprintln!("wrote {}: {} seeds from {} shards", out.display(), lines.len(), shards.len());
-    let all: Vec<&GameLine> = lines.values().collect();
+    let merged = jsonl::merge(&Lines { catalogue }, shards, out, force, (&catalogue.label(), &fingerprint))?;
+    let all: Vec<&GameLine> = merged.lines.values().collect();
     let timing = Timing { played: 0, game_seconds: 0.0, wall_seconds: 0.0, threads: 0 };
-    let summary = Summary::of(from, to, policy, &all, None, &timing)?;
+    let summary = Summary::of(merged.from, merged.to, merged.settings.policy, &all, None, &timing)?;
     if json {
         let mut v = serde_json::to_value(&summary)?;
         v["stopped"] = serde_json::Value::Null;

@@ -22,9 +22,9 @@ use signalbox_engine::express01::record::{self, Record, ResultRecord, StartSetup
 use signalbox_engine::express01::round::Length;
 use signalbox_solver::express01::selfplay::{BestRoute, Ending, MAX_ROUNDS, Policy, selfplay};
 
-use crate::input::{bad, check_new, write_new};
-use crate::jsonl::{self, Format};
-use crate::shard::{Shard, ShardFile, Tag, part_problems};
+use crate::input::bad;
+use crate::jsonl::{self, Format, Header};
+use crate::shard::{Shard, ShardFile, Tag};
 
 /// The command's name in shard tags and messages.
 pub const COMMAND: &str = "express01 selfplay";
@@ -101,15 +101,6 @@ impl PartialEq for Settings {
     }
 }
 
-/// The settings line, as written: `{"settings": {...}}`, and in a shard's file the shard's tag.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Header {
-    settings: Settings,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    shard: Option<Tag>,
-}
-
 /// One game: a line of the file.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -144,9 +135,18 @@ impl Format for Lines<'_> {
     type Settings = Settings;
     type Line = GameLine;
     const COMMAND: &'static str = COMMAND;
+    const DOES: &'static str = "played";
+
+    fn content(settings: &Settings) -> (&str, &str) {
+        (&settings.content, &settings.content_fingerprint)
+    }
+
+    fn differences(file: &Settings, other: &Settings) -> Vec<String> {
+        file.differences(other)
+    }
 
     fn header(text: &str) -> Result<(Settings, Option<Tag>), String> {
-        let header: Header = serde_json::from_str(text).map_err(|e| {
+        let header: Header<Settings> = serde_json::from_str(text).map_err(|e| {
             if serde_json::from_str::<serde_json::Value>(text).is_ok_and(|v| v.get("seed").is_some()) {
                 "a seed line where the settings line belongs: not a self-play file; start a new file".to_string()
             } else {
@@ -271,18 +271,7 @@ pub fn run(
     let format = Lines { catalogue };
     let (mut file, mut done): (Option<File>, BTreeMap<u64, GameLine>) = match out {
         Some(path) => {
-            let header = serde_json::to_string(&Header { settings: settings.clone(), shard: tag.clone() })?;
-            let ok = |found: &Settings| {
-                if found == &settings {
-                    Ok(())
-                } else {
-                    Err(format!(
-                        "played under other settings ({}); give the same settings or another --out",
-                        found.differences(&settings).join("; ")
-                    ))
-                }
-            };
-            let (file, done) = jsonl::open_out(&format, path, ok, tag.as_ref(), &header)?;
+            let (file, done) = jsonl::open_out(&format, path, &settings, tag.as_ref())?;
             (Some(file), done)
         }
         None => (None, BTreeMap::new()),
@@ -320,62 +309,10 @@ pub fn merge(
     catalogue: &Catalogue,
     content_text: &str,
 ) -> anyhow::Result<()> {
-    check_new(out, force)?;
-    let Some((from, to)) = shards[0].tag.seed_range() else {
-        return Err(bad(format!("{}: shard work {:?}: expected seeds A..B", shards[0].name(), shards[0].tag.work)));
-    };
     let fingerprint = crate::coe::batch::Settings::fingerprint(content_text);
-    let format = Lines { catalogue };
-    let mut first: Option<(String, Settings)> = None;
-    let mut lines: BTreeMap<u64, GameLine> = BTreeMap::new();
-    let mut problems = Vec::new();
-    for shard in shards {
-        let name = shard.name();
-        let file = File::open(&shard.path).map_err(|e| bad(format!("{name}: cannot read: {e}")))?;
-        let scan = jsonl::scan(&format, &file, |found| {
-            if found.content_fingerprint != fingerprint {
-                return Err(format!(
-                    "played with content {} (fingerprint {}), read with {} (fingerprint {fingerprint}); pass that content with --content",
-                    found.content, found.content_fingerprint, catalogue.label()
-                ));
-            }
-            match &first {
-                Some((other, settings)) if found != settings => Err(format!(
-                    "played under other settings than {other} ({}): give the shards of one run",
-                    settings.differences(found).join("; ")
-                )),
-                _ => Ok(()),
-            }
-        })
-        .map_err(|m| bad(format!("{name}: {m}")))?;
-        if scan.tag.as_ref() != Some(&shard.tag) {
-            return Err(bad(format!("{name}: its first line changed while it was read")));
-        }
-        if let Some((number, _)) = scan.torn {
-            problems.push(format!("{name}: line {number} is incomplete: the shard stopped while writing it; rerun it"));
-        }
-        let settings = scan.settings.expect("a tagged file has a settings line");
-        first.get_or_insert((name, settings));
-        let part = shard.tag.part;
-        let lacks: Vec<u64> = part.seeds(from, to).filter(|s| !scan.lines.contains_key(s)).collect();
-        let extra: Vec<u64> =
-            scan.lines.keys().copied().filter(|&s| !(from..=to).contains(&s) || !part.takes(s - from)).collect();
-        problems.extend(part_problems(shard, "seeds", &lacks, &extra));
-        lines.extend(scan.lines);
-    }
-    if !problems.is_empty() {
-        return Err(bad(problems.join("\n")));
-    }
-    let (_, settings) = first.expect("at least one shard");
-    let mut text = serde_json::to_string(&Header { settings: settings.clone(), shard: None })? + "\n";
-    for line in lines.values() {
-        text += &serde_json::to_string(line)?;
-        text.push('\n');
-    }
-    write_new(out, &text, force)?;
-    eprintln!("wrote {}: {} seeds from {} shards", out.display(), lines.len(), shards.len());
-    let all: Vec<&GameLine> = lines.values().collect();
-    Summary::of((from, to), None, &settings, &all).print(json)
+    let merged = jsonl::merge(&Lines { catalogue }, shards, out, force, (&catalogue.label(), &fingerprint))?;
+    let all: Vec<&GameLine> = merged.lines.values().collect();
+    Summary::of((merged.from, merged.to), None, &merged.settings, &all).print(json)
 }
 
 /// One seat over the games.
