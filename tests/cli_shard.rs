@@ -148,6 +148,10 @@ fn puzzles_make_parts_merge_into_the_collection_one_run_makes() {
     let out = call(make(&["--shard", "2/3", "--out", s(&part(2))]));
     assert!(out.contains("already done"), "{out}");
     assert_eq!(std::fs::read(part(2)).expect("part 2"), before);
+    // With --force it is made anew, the same.
+    let out = call(make(&["--shard", "2/3", "--force", "--out", s(&part(2))]));
+    assert!(!out.contains("already done"), "{out}");
+    assert_eq!(std::fs::read(part(2)).expect("part 2"), before);
 
     let merged = fresh("shard-puzzles", "merged");
     ok(&["merge", s(&merged), s(&part(3)), s(&part(1)), s(&part(2))]);

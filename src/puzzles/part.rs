@@ -187,14 +187,17 @@ pub fn make(
     }
     let settings = Settings::new(kind, request);
     let tag = Tag { command: COMMAND.to_string(), part, work: format!("candidates 0..{}", request.max_candidates) };
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true).append(true).create(true);
-    if force && out.exists() {
-        std::fs::remove_file(out).map_err(|e| bad(format!("{name}: cannot replace: {e}")))?;
-    }
-    let mut file = options.open(out).map_err(|e| bad(format!("{name}: cannot open for writing: {e}")))?;
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .append(true)
+        .create(true)
+        .open(out)
+        .map_err(|e| bad(format!("{name}: cannot open for writing: {e}")))?;
     if file.try_lock().is_err() {
         return Err(bad(format!("{name}: another `puzzles make` is writing this file")));
+    }
+    if force {
+        file.set_len(0).map_err(|e| bad(format!("{name}: cannot replace: {e}")))?;
     }
     let found = read(&file, &name)?;
     if let Some(h) = &found.header {
