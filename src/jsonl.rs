@@ -10,6 +10,7 @@ use std::fs::File;
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::path::Path;
 
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::input::{bad, check_new, write_new};
@@ -29,24 +30,57 @@ pub struct Header<S> {
     pub shard: Option<Tag>,
 }
 
+/// A command's settings line: what the runs that write one file must share.
+pub trait RunSettings: PartialEq + Serialize + DeserializeOwned {
+    /// The file format this signalbox reads and writes.
+    const FORMAT: u32;
+    /// The file format the line names.
+    fn format(&self) -> u32;
+    /// The content the settings name: its label and its fingerprint.
+    fn content(&self) -> (&str, &str);
+    /// What differs between a file's settings (`self`) and another's, for messages.
+    fn differences(&self, other: &Self) -> Vec<String>;
+}
+
 /// How a command's file reads: its name in messages, and its two kinds of line.
 pub trait Format {
     /// The settings line's settings: two runs agree when they are equal.
-    type Settings: PartialEq + Serialize;
+    type Settings: RunSettings;
     /// A seed line.
     type Line: Serialize;
     /// The command, as typed after `signalbox` (`express01 selfplay`).
     const COMMAND: &'static str;
     /// What a run does to a seed, in messages (`solved`, `played`).
     const DOES: &'static str;
-    /// The content the settings name: its label and its fingerprint.
-    fn content(settings: &Self::Settings) -> (&str, &str);
-    /// What differs between a file's settings and another's, for messages.
-    fn differences(file: &Self::Settings, other: &Self::Settings) -> Vec<String>;
-    /// Reads (and checks the format of) the settings line: the settings and the shard's tag.
-    fn header(text: &str) -> Result<(Self::Settings, Option<Tag>), String>;
     /// Reads and checks a seed line under the file's settings: its seed and the line.
     fn line(&self, text: &str, settings: &Self::Settings) -> Result<(u64, Self::Line), String>;
+
+    /// Tells a settings line that is another command's by its JSON (`None`: not told apart).
+    fn foreign(_line: &serde_json::Value) -> Option<String> {
+        None
+    }
+
+    /// Reads (and checks the format of) the settings line: the settings and the shard's tag. A
+    /// seed line in its place, or another command's settings ([`Format::foreign`]), is named.
+    fn header(text: &str) -> Result<(Self::Settings, Option<Tag>), String> {
+        let header: Header<Self::Settings> = serde_json::from_str(text).map_err(|e| {
+            let value = serde_json::from_str::<serde_json::Value>(text).ok();
+            match value.as_ref() {
+                Some(v) if v.get("seed").is_some() => format!(
+                    "a seed line where the settings line belongs: not a `{}` file; start a new file",
+                    Self::COMMAND
+                ),
+                Some(v) => Self::foreign(v)
+                    .unwrap_or_else(|| format!("not the settings line of a `{}` file: {e}", Self::COMMAND)),
+                None => format!("not the settings line of a `{}` file: {e}", Self::COMMAND),
+            }
+        })?;
+        let (found, reads) = (header.settings.format(), <Self::Settings as RunSettings>::FORMAT);
+        if found != reads {
+            return Err(format!("`{}` file format {found}: this signalbox reads format {reads}", Self::COMMAND));
+        }
+        Ok((header.settings, header.shard))
+    }
 }
 
 /// What reading a file found: its settings, its checked lines, and what a run killed while
@@ -162,7 +196,7 @@ pub fn open_out<F: Format>(
             Err(format!(
                 "{} under other settings ({}); give the same settings or another --out",
                 F::DOES,
-                F::differences(found, settings).join("; ")
+                found.differences(settings).join("; ")
             ))
         }
     };
@@ -221,7 +255,7 @@ pub fn merge<F: Format>(
         let name = shard.name();
         let file = File::open(&shard.path).map_err(|e| bad(format!("{name}: cannot read: {e}")))?;
         let scan = scan(format, &file, |found| {
-            let (content, found_fingerprint) = F::content(found);
+            let (content, found_fingerprint) = found.content();
             if found_fingerprint != fingerprint {
                 return Err(format!(
                     "{} with content {content} (fingerprint {found_fingerprint}), read with {label} (fingerprint {fingerprint}); pass that content with --content",
@@ -232,7 +266,7 @@ pub fn merge<F: Format>(
                 Some((other, settings)) if found != settings => Err(format!(
                     "{} under other settings than {other} ({}): give the shards of one run",
                     F::DOES,
-                    F::differences(settings, found).join("; ")
+                    settings.differences(found).join("; ")
                 )),
                 _ => Ok(()),
             }

@@ -20,7 +20,7 @@ use signalbox_solver::coe::search::SolveOptions;
 
 use super::solve::{SearchArgs, solve_checked};
 use crate::input::bad;
-use crate::jsonl::{self, Format, Header};
+use crate::jsonl::{self, Format, RunSettings};
 use crate::shard::{Shard, ShardFile, Tag};
 
 /// Arguments of `coe batch`.
@@ -99,6 +99,18 @@ impl Settings {
     /// The rule options the lines were solved under.
     pub fn rules(&self) -> Rules {
         Rules { max_workers: self.max_workers, max_turns: self.max_turns, ..Rules::default() }
+    }
+}
+
+impl RunSettings for Settings {
+    const FORMAT: u32 = FORMAT;
+
+    fn format(&self) -> u32 {
+        self.format
+    }
+
+    fn content(&self) -> (&str, &str) {
+        (&self.content, &self.content_fingerprint)
     }
 
     /// What differs between the file's settings (`self`) and this run's, for messages.
@@ -230,30 +242,6 @@ impl Format for Lines<'_> {
     type Line = SeedLine;
     const COMMAND: &'static str = COMMAND;
     const DOES: &'static str = "solved";
-
-    fn content(settings: &Settings) -> (&str, &str) {
-        (&settings.content, &settings.content_fingerprint)
-    }
-
-    fn differences(file: &Settings, other: &Settings) -> Vec<String> {
-        file.differences(other)
-    }
-
-    fn header(text: &str) -> Result<(Settings, Option<Tag>), String> {
-        let header: Header<Settings> = serde_json::from_str(text).map_err(|e| {
-            if serde_json::from_str::<serde_json::Value>(text).is_ok_and(|v| v.get("seed").is_some()) {
-                "a seed line where the settings line belongs: a file of an older signalbox, or not a batch \
-                 file; start a new file"
-                    .to_string()
-            } else {
-                format!("not the settings line of a batch file: {e}")
-            }
-        })?;
-        if header.settings.format != FORMAT {
-            return Err(format!("batch file format {}: this signalbox reads format {FORMAT}", header.settings.format));
-        }
-        Ok((header.settings, header.shard))
-    }
 
     fn line(&self, text: &str, settings: &Settings) -> Result<(u64, SeedLine), String> {
         let line: SeedLine = serde_json::from_str(text).map_err(|e| format!("not a batch result line: {e}"))?;

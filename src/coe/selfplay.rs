@@ -29,7 +29,7 @@ use signalbox_solver::coe::fair::{self, Estimate, Policy};
 
 use super::batch::{self, RANKS, SeedLine, WINNING_SCORE};
 use crate::input::{bad, text_or_embedded};
-use crate::jsonl::{self, Format, Header};
+use crate::jsonl::{self, Format, Header, RunSettings};
 use crate::shard::{Shard, ShardFile, Tag};
 
 /// How each turn is chosen (ruling F5). Every policy sees only what a player sees: the board,
@@ -184,6 +184,18 @@ impl Settings {
     pub fn rules(&self) -> Rules {
         Rules { max_workers: self.max_workers, max_turns: self.max_turns, ..Rules::default() }
     }
+}
+
+impl RunSettings for Settings {
+    const FORMAT: u32 = FORMAT;
+
+    fn format(&self) -> u32 {
+        self.format
+    }
+
+    fn content(&self) -> (&str, &str) {
+        (&self.content, &self.content_fingerprint)
+    }
 
     /// What differs between the file's settings (`self`) and this run's, for messages.
     fn differences(&self, run: &Settings) -> Vec<String> {
@@ -282,34 +294,12 @@ impl Format for Lines<'_> {
     const COMMAND: &'static str = COMMAND;
     const DOES: &'static str = "played";
 
-    fn content(settings: &Settings) -> (&str, &str) {
-        (&settings.content, &settings.content_fingerprint)
-    }
-
-    fn differences(file: &Settings, other: &Settings) -> Vec<String> {
-        file.differences(other)
-    }
-
-    /// Reads the settings line; a `coe batch` file is told apart.
-    fn header(text: &str) -> Result<(Settings, Option<Tag>), String> {
-        let header: Header<Settings> = serde_json::from_str(text).map_err(|e| {
-            let value = serde_json::from_str::<serde_json::Value>(text).ok();
-            if value.as_ref().is_some_and(|v| v.pointer("/settings/time_limit").is_some()) {
-                "the settings line of a `coe batch` file (solved games), not of a `coe selfplay` file; give another --out"
-                    .to_string()
-            } else if value.as_ref().is_some_and(|v| v.get("seed").is_some()) {
-                "a seed line where the settings line belongs: not a selfplay file; start a new file".to_string()
-            } else {
-                format!("not the settings line of a selfplay file: {e}")
-            }
-        })?;
-        if header.settings.format != FORMAT {
-            return Err(format!(
-                "selfplay file format {}: this signalbox reads format {FORMAT}",
-                header.settings.format
-            ));
-        }
-        Ok((header.settings, header.shard))
+    /// A `coe batch` file's settings line is told apart.
+    fn foreign(line: &serde_json::Value) -> Option<String> {
+        line.pointer("/settings/time_limit").is_some().then(|| {
+            "the settings line of a `coe batch` file (solved games), not of a `coe selfplay` file; give another --out"
+                .to_string()
+        })
     }
 
     fn line(&self, text: &str, settings: &Settings) -> Result<(u64, GameLine), String> {

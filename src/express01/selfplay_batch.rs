@@ -23,7 +23,7 @@ use signalbox_engine::express01::round::Length;
 use signalbox_solver::express01::selfplay::{BestRoute, Ending, MAX_ROUNDS, Policy, selfplay};
 
 use crate::input::bad;
-use crate::jsonl::{self, Format, Header};
+use crate::jsonl::{self, Format, RunSettings};
 use crate::shard::{Shard, ShardFile, Tag};
 
 /// The command's name in shard tags and messages.
@@ -67,6 +67,18 @@ impl Settings {
             options: None,
             shown: self.shown.clone(),
         }
+    }
+}
+
+impl RunSettings for Settings {
+    const FORMAT: u32 = FORMAT;
+
+    fn format(&self) -> u32 {
+        self.format
+    }
+
+    fn content(&self) -> (&str, &str) {
+        (&self.content, &self.content_fingerprint)
     }
 
     /// What differs between `self` (the file's) and `run`'s settings, for messages.
@@ -136,31 +148,6 @@ impl Format for Lines<'_> {
     type Line = GameLine;
     const COMMAND: &'static str = COMMAND;
     const DOES: &'static str = "played";
-
-    fn content(settings: &Settings) -> (&str, &str) {
-        (&settings.content, &settings.content_fingerprint)
-    }
-
-    fn differences(file: &Settings, other: &Settings) -> Vec<String> {
-        file.differences(other)
-    }
-
-    fn header(text: &str) -> Result<(Settings, Option<Tag>), String> {
-        let header: Header<Settings> = serde_json::from_str(text).map_err(|e| {
-            if serde_json::from_str::<serde_json::Value>(text).is_ok_and(|v| v.get("seed").is_some()) {
-                "a seed line where the settings line belongs: not a self-play file; start a new file".to_string()
-            } else {
-                format!("not the settings line of an `express01 selfplay` file: {e}")
-            }
-        })?;
-        if header.settings.format != FORMAT {
-            return Err(format!(
-                "self-play file format {}: this signalbox reads format {FORMAT}",
-                header.settings.format
-            ));
-        }
-        Ok((header.settings, header.shard))
-    }
 
     fn line(&self, text: &str, settings: &Settings) -> Result<(u64, GameLine), String> {
         let line: GameLine = serde_json::from_str(text).map_err(|e| format!("not a self-play line: {e}"))?;
