@@ -10,21 +10,12 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use support::{run, temp_path};
+use support::{run, seeds_in, temp_path};
 
 fn batch(out: &Path, seeds: &str, extra: &[&str]) -> (Option<i32>, String, String) {
     let mut args = vec!["coe", "batch", "--seeds", seeds, "--out", out.to_str().expect("path")];
     args.extend_from_slice(extra);
     run(&args)
-}
-
-/// The seeds of a batch file's seed lines, in file order (the settings line skipped).
-fn seeds_in(path: &Path) -> Vec<u64> {
-    let text = std::fs::read_to_string(path).expect("the batch file");
-    let mut lines = text.lines();
-    let settings: Value = serde_json::from_str(lines.next().expect("a settings line")).expect("JSON");
-    assert!(settings.get("settings").is_some(), "first line: {settings}");
-    lines.map(|l| serde_json::from_str::<Value>(l).expect("a JSON line")["seed"].as_u64().expect("seed")).collect()
 }
 
 /// A fresh batch file of seeds 1 to 2 in three-turn games.
@@ -36,16 +27,12 @@ fn fresh(tag: &str) -> PathBuf {
     out
 }
 
+/// Runs `coe batch` writing `out` and expects bad input naming each of `expected`, the file left
+/// as it was.
 fn refused(out: &Path, seeds: &str, extra: &[&str], expected: &[&str]) {
-    let before = std::fs::read(out).ok();
-    let (code, _, err) = batch(out, seeds, extra);
-    assert_eq!(code, Some(2), "{err}");
-    for e in expected {
-        assert!(err.contains(e), "expected `{e}` in: {err}");
-    }
-    assert!(err.contains(&out.display().to_string()), "the file is named: {err}");
-    assert!(!err.contains("panicked"), "{err}");
-    assert_eq!(std::fs::read(out).ok(), before, "a refused file is left as it was");
+    let mut args = vec!["coe", "batch", "--seeds", seeds, "--out", out.to_str().expect("path")];
+    args.extend_from_slice(extra);
+    support::refused(&args, Some(out), expected);
 }
 
 #[test]

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 use signalbox_engine::coe::catalogue::{HOUSE_SET_LABEL, HOUSE_SET_TOML};
 use signalbox_engine::coe::{Catalogue, Instance, Move, Record, Rules};
-use support::{run, temp_path};
+use support::{run, seed_file, seeds_in, temp_path};
 
 /// The checked-in batch file of whole games, seeds 1 to 1000 (proven maxima).
 fn hindsight_file() -> String {
@@ -19,9 +19,7 @@ fn hindsight_file() -> String {
 
 /// A path for a new file (any old one removed).
 fn fresh(name: &str) -> PathBuf {
-    let path = temp_path("coe-selfplay", name);
-    let _ = std::fs::remove_file(&path);
-    path
+    support::fresh("coe-selfplay", name)
 }
 
 fn selfplay(seeds: &str, extra: &[&str]) -> (Option<i32>, String, String) {
@@ -42,32 +40,10 @@ fn played(out: &Path, seeds: &str, extra: &[&str]) -> String {
 /// Runs `coe selfplay` and expects it refused (exit 2, no panic) with every `expected` in the
 /// message, and `out` (if given) left as it was.
 fn refused(seeds: &str, extra: &[&str], out: Option<&Path>, expected: &[&str]) {
-    let before = out.map(|p| std::fs::read(p).ok());
-    let mut args: Vec<&str> = out.map(|p| vec!["--out", p.to_str().expect("path")]).unwrap_or_default();
+    let mut args = vec!["coe", "selfplay", "--seeds", seeds];
+    args.extend(out.map(|p| ["--out", p.to_str().expect("path")]).into_iter().flatten());
     args.extend_from_slice(extra);
-    let (code, _, err) = selfplay(seeds, &args);
-    assert_eq!(code, Some(2), "{err}");
-    assert!(!err.contains("panicked"), "{err}");
-    for e in expected {
-        assert!(err.contains(e), "expected `{e}` in: {err}");
-    }
-    if let (Some(path), Some(before)) = (out, before) {
-        assert!(err.contains(&path.display().to_string()), "the file is named: {err}");
-        assert_eq!(std::fs::read(path).ok(), before, "a refused file is left as it was");
-    }
-}
-
-/// A file's lines as JSON: the settings line, then the seed lines.
-fn lines_of(path: &Path) -> (Value, Vec<Value>) {
-    let text = std::fs::read_to_string(path).expect("the selfplay file");
-    let mut lines = text.lines().map(|l| serde_json::from_str::<Value>(l).expect("a JSON line"));
-    let settings = lines.next().expect("a settings line");
-    assert!(settings.get("settings").is_some(), "first line: {settings}");
-    (settings, lines.collect())
-}
-
-fn seeds_in(path: &Path) -> Vec<u64> {
-    lines_of(path).1.iter().map(|l| l["seed"].as_u64().expect("seed")).collect()
+    support::refused(&args, out, expected);
 }
 
 /// The summary as JSON, without its timing (which differs run to run).
@@ -96,7 +72,7 @@ fn a_small_range_prints_its_summary_and_one_line_per_seed() {
     ] {
         assert!(text.contains(expected), "expected `{expected}` in:\n{text}");
     }
-    let (settings, lines) = lines_of(&out);
+    let (settings, lines) = seed_file(&out);
     let s = &settings["settings"];
     assert_eq!(s["format"], 1);
     assert_eq!(s["policy"], "greedy");
@@ -190,7 +166,7 @@ fn every_line_replays_to_its_score_and_a_line_that_does_not_is_refused() {
     for policy in ["fair", "playout", "greedy", "random"] {
         let out = fresh(&format!("replay-{policy}.jsonl"));
         played(&out, "1..2", &["--policy", policy]);
-        let (_, lines) = lines_of(&out);
+        let (_, lines) = seed_file(&out);
         for l in &lines {
             let seed = l["seed"].as_u64().expect("seed");
             let moves: Vec<Move> = serde_json::from_value(l["moves"].clone()).expect("moves");
@@ -321,7 +297,7 @@ fn the_gap_to_the_hindsight_maximum_is_the_batch_score_minus_the_selfplay_score(
     let out = fresh("hindsight.jsonl");
     let json = played(&out, "1..3", &["--policy", "greedy", "--hindsight", &file, "--json"]);
     let v: Value = serde_json::from_str(&json).expect("JSON");
-    let (_, lines) = lines_of(&out);
+    let (_, lines) = seed_file(&out);
     let mut gaps = Vec::new();
     for (line, max) in lines.iter().zip(&maxima) {
         assert_eq!(line["seed"], max["seed"]);
@@ -470,7 +446,7 @@ fn shards_merged_make_the_file_one_run_writes_and_a_wrong_set_of_shards_is_refus
     assert_eq!(seeds_in(&parts[0]), [1, 4, 7]);
     assert_eq!(seeds_in(&parts[1]), [2, 5, 8]);
     assert_eq!(seeds_in(&parts[2]), [3, 6]);
-    let (settings, _) = lines_of(&parts[1]);
+    let (settings, _) = seed_file(&parts[1]);
     assert_eq!(settings["shard"], serde_json::json!({"command": "coe selfplay", "part": "2/3", "work": "seeds 1..8"}));
 
     let merged = fresh("shards-merged.jsonl");

@@ -7,13 +7,11 @@ mod support;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use support::{run, temp_path};
+use support::{run, seed_file, seeds_in};
 
 /// A path for a new file (any old one removed).
 fn fresh(name: &str) -> PathBuf {
-    let path = temp_path("express01-selfplay", name);
-    let _ = std::fs::remove_file(&path);
-    path
+    support::fresh("express01-selfplay", name)
 }
 
 /// Runs `express01 selfplay --seeds SEEDS` with `extra`.
@@ -34,26 +32,9 @@ fn played(out: &Path, seeds: &str, extra: &[&str]) -> String {
 
 /// Expects a refusal (exit 2, no panic) naming every `expected`, `out` left as it was.
 fn refused(seeds: &str, out: &Path, extra: &[&str], expected: &[&str]) {
-    let before = std::fs::read(out).ok();
-    let mut args = vec!["--out", out.to_str().expect("path")];
+    let mut args = vec!["express01", "selfplay", "--seeds", seeds, "--out", out.to_str().expect("path")];
     args.extend_from_slice(extra);
-    let (code, _, err) = selfplay(seeds, &args);
-    assert_eq!(code, Some(2), "{err}");
-    assert!(!err.contains("panicked"), "{err}");
-    for e in expected {
-        assert!(err.contains(e), "expected `{e}` in: {err}");
-    }
-    assert_eq!(std::fs::read(out).ok(), before, "a refused file is left as it was");
-}
-
-fn lines_of(path: &Path) -> (Value, Vec<Value>) {
-    let text = std::fs::read_to_string(path).expect("the file");
-    let mut lines = text.lines().map(|l| serde_json::from_str::<Value>(l).expect("a JSON line"));
-    (lines.next().expect("a settings line"), lines.collect())
-}
-
-fn seeds_in(path: &Path) -> Vec<u64> {
-    lines_of(path).1.iter().map(|l| l["seed"].as_u64().expect("seed")).collect()
+    support::refused(&args, Some(out), expected);
 }
 
 #[test]
@@ -61,7 +42,7 @@ fn each_seed_is_the_single_game_of_that_seed_and_the_summary_counts_the_lines() 
     let out = fresh("small.jsonl");
     let text = played(&out, "3..6", &["--players", "2"]);
     assert!(text.contains("Seeds 3 to 6: 4 games of Express 01 played by the random policy"), "{text}");
-    let (settings, lines) = lines_of(&out);
+    let (settings, lines) = seed_file(&out);
     assert_eq!(settings["settings"]["players"], serde_json::json!(["Anna", "Ben"]));
     assert_eq!(settings["settings"]["policy"], "random");
     assert_eq!(seeds_in(&out), [3, 4, 5, 6]);
@@ -136,7 +117,7 @@ fn shards_merged_make_the_file_one_run_writes_and_a_wrong_set_of_shards_is_refus
     }
     assert_eq!(seeds_in(&parts[1]), [2, 5, 8]);
     assert_eq!(seeds_in(&parts[2]), [3, 6]);
-    assert_eq!(lines_of(&parts[1]).0["shard"]["command"], "express01 selfplay");
+    assert_eq!(seed_file(&parts[1]).0["shard"]["command"], "express01 selfplay");
     let merged = fresh("shards-merged.jsonl");
     let paths: Vec<&Path> = [2, 0, 1].iter().map(|&i| parts[i].as_path()).collect();
     let (code, _, err) = support::merge(&merged, &paths, &[]);

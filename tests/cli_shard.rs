@@ -5,34 +5,18 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::Value;
-use support::{files, run, temp_path};
-
-fn ok(args: &[&str]) -> String {
-    let (code, out, err) = run(args);
-    assert_eq!(code, Some(0), "{args:?}: {err}");
-    out
-}
-
-/// Runs `args`, expects bad input (exit 2), and returns the message; it must name each of `named`.
-fn refused(args: &[&str], named: &[&str]) -> String {
-    let (code, _, err) = run(args);
-    assert_eq!(code, Some(2), "{args:?}: {err}");
-    assert!(!err.contains("panicked"), "{err}");
-    for n in named {
-        assert!(err.contains(n), "expected `{n}` in: {err}");
-    }
-    err
-}
+use support::{files, fresh, ok, temp_path};
 
 fn s(p: &Path) -> &str {
     p.to_str().expect("a UTF-8 path")
 }
 
-/// A batch file's lines as JSON, each seed line without its `seconds` (the only timing field).
-fn without_seconds(path: &Path) -> Vec<Value> {
+/// A batch file's lines as JSON, each seed line without the work it took: its `seconds`, and its
+/// `positions`, which on more than one thread depend on the threads' timing (docs/formats/shards.md).
+fn without_work(path: &Path) -> Vec<Value> {
     std::fs::read_to_string(path)
         .expect("the file")
         .lines()
@@ -40,17 +24,16 @@ fn without_seconds(path: &Path) -> Vec<Value> {
             let mut v: Value = serde_json::from_str(l).expect("JSON");
             if let Some(o) = v.as_object_mut() {
                 o.remove("seconds");
+                o.remove("positions");
             }
             v
         })
         .collect()
 }
 
-fn fresh(tag: &str, name: &str) -> PathBuf {
-    let p = temp_path(tag, name);
-    let _ = std::fs::remove_file(&p);
-    let _ = std::fs::remove_dir_all(&p);
-    p
+/// Runs `args` and expects bad input naming each of `named`.
+fn refused(args: &[&str], named: &[&str]) -> String {
+    support::refused(args, None, named)
 }
 
 #[test]
@@ -76,7 +59,7 @@ fn coe_batch_shards_merge_into_the_single_run() {
 
     let merged = fresh("shard-coe", "merged.jsonl");
     ok(&["merge", s(&merged), s(&part(2)), s(&part(3)), s(&part(1))]);
-    assert_eq!(without_seconds(&merged), without_seconds(&whole));
+    assert_eq!(without_work(&merged), without_work(&whole));
     assert!(!std::fs::read_to_string(&merged).expect("merged").contains("\"shard\""));
     ok(&["coe", "check", s(&merged)]);
 

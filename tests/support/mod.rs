@@ -73,3 +73,55 @@ pub fn merge_refused(out: &Path, shards: &[&Path], expected: &[&str]) -> String 
     assert!(!out.exists(), "a refused merge writes nothing");
     err
 }
+
+/// A path `name` for a new file or folder in the folder tagged `tag` (any old one removed).
+#[allow(dead_code)]
+pub fn fresh(tag: &str, name: &str) -> PathBuf {
+    let path = temp_path(tag, name);
+    let _ = std::fs::remove_file(&path);
+    let _ = std::fs::remove_dir_all(&path);
+    path
+}
+
+/// Runs `signalbox` with `args`, expects success, and returns its standard output.
+#[allow(dead_code)]
+pub fn ok(args: &[&str]) -> String {
+    let (code, text, err) = run(args);
+    assert_eq!(code, Some(0), "{args:?}: {err}");
+    text
+}
+
+/// Runs `signalbox` with `args` and expects bad input: exit 2, no panic, a message naming every
+/// `expected`; and `out`, if given, named and left as it was. Returns the message.
+#[allow(dead_code)]
+pub fn refused(args: &[&str], out: Option<&Path>, expected: &[&str]) -> String {
+    let before = out.map(|p| std::fs::read(p).ok());
+    let (code, _, err) = run(args);
+    assert_eq!(code, Some(2), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    for e in expected {
+        assert!(err.contains(e), "expected `{e}` in: {err}");
+    }
+    if let (Some(path), Some(before)) = (out, before) {
+        assert!(err.contains(&path.display().to_string()), "the file is named: {err}");
+        assert_eq!(std::fs::read(path).ok(), before, "a refused file is left as it was");
+    }
+    err
+}
+
+/// A seed-line file's lines as JSON (`coe batch`, `coe selfplay`, `express01 selfplay`): the
+/// settings line, then the seed lines.
+#[allow(dead_code)]
+pub fn seed_file(path: &Path) -> (serde_json::Value, Vec<serde_json::Value>) {
+    let text = std::fs::read_to_string(path).expect("the file");
+    let mut lines = text.lines().map(|l| serde_json::from_str::<serde_json::Value>(l).expect("a JSON line"));
+    let settings = lines.next().expect("a settings line");
+    assert!(settings.get("settings").is_some(), "first line: {settings}");
+    (settings, lines.collect())
+}
+
+/// The seeds of a seed-line file, in file order.
+#[allow(dead_code)]
+pub fn seeds_in(path: &Path) -> Vec<u64> {
+    seed_file(path).1.iter().map(|l| l["seed"].as_u64().expect("seed")).collect()
+}
