@@ -61,18 +61,53 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         summaries.push((policy, summary));
     }
-    let report = render(&seeds, &summaries);
+    let maxima = Maxima::read(&hindsight, &seeds)?;
+    let report = render(&seeds, &summaries, &maxima);
     let path = root.join("reports/cubes-of-europe-fair-play.md");
     std::fs::write(&path, report)?;
     eprintln!("wrote {}", path.display());
     Ok(())
 }
 
+/// The proven hindsight maxima of the seeds in range, as the report describes them.
+struct Maxima {
+    /// Seeds in range with a proven maximum.
+    proven: usize,
+    /// Of those, the seeds whose maximum is Master rank.
+    master: usize,
+    /// The lowest proven maximum.
+    lowest: u64,
+    /// Seeds in range with a line, but not proven.
+    unproven: usize,
+}
+
+impl Maxima {
+    fn read(path: &Path, seeds: &str) -> Result<Maxima, Box<dyn std::error::Error>> {
+        let (from, to) = seeds.split_once("..").ok_or("seeds: expected A..B")?;
+        let range = from.parse::<u64>()?..=to.parse::<u64>()?;
+        let mut m = Maxima { proven: 0, master: 0, lowest: u64::MAX, unproven: 0 };
+        for line in std::fs::read_to_string(path)?.lines().skip(1) {
+            let v: Value = serde_json::from_str(line)?;
+            if !v["seed"].as_u64().is_some_and(|seed| range.contains(&seed)) {
+                continue;
+            }
+            if v["proven"].as_bool() == Some(true) {
+                m.proven += 1;
+                m.master += usize::from(v["rank"] == "Master");
+                m.lowest = m.lowest.min(v["score"].as_u64().unwrap_or(u64::MAX));
+            } else {
+                m.unproven += 1;
+            }
+        }
+        Ok(m)
+    }
+}
+
 fn f(v: &Value, path: &[&str]) -> f64 {
     path.iter().fold(v, |v, k| &v[*k]).as_f64().unwrap_or(f64::NAN)
 }
 
-fn render(seeds: &str, summaries: &[(&str, Value)]) -> String {
+fn render(seeds: &str, summaries: &[(&str, Value)], maxima: &Maxima) -> String {
     let mut s = String::new();
     let commit = Command::new("git")
         .args(["rev-parse", "--short", "HEAD"])
@@ -95,8 +130,9 @@ fn render(seeds: &str, summaries: &[(&str, Value)]) -> String {
         "Every policy sees only what a player at the table sees (rulings F1 and F5 in `docs/rules/cubes-of-europe.md`): the \
          board, the cubes, the workers, the tucked cards, the discard and the deck's top card, never the dice to come or \
          the order of the cards below. The hindsight maximum is the proven best score of the same seed knowing every die \
-         and card (`coe batch`); `reports/cubes-of-europe-seeds.jsonl` has it for seeds 1 to 1,000 (one of them not \
-         proven, left out), so the gap is over those seeds.\n"
+         and card (`coe batch`); `reports/cubes-of-europe-seeds.jsonl` proves it for {} of these seeds ({} more \
+         not proven within its time limit, left out), so the gap is over those seeds.\n",
+        maxima.proven, maxima.unproven,
     );
     let _ = writeln!(
         s,
@@ -128,11 +164,14 @@ fn render(seeds: &str, summaries: &[(&str, Value)]) -> String {
     let _ = writeln!(
         s,
         "- **Without knowing the future, the fair policy averages {fair:.2} points**, {:.1}% of its games reach Expert (a \
-         win) and {:.1}% Master. With hindsight every one of the 999 proven seeds reaches Master (mean maximum {:.2}): \
-         about {:.1} points of a hindsight maximum come from knowing the dice and cards to come, or from play better than \
-         this policy's; the fair-play value of a seed lies between the two.",
+         win) and {:.1}% Master. With hindsight {} of the {} proven seeds reach Master (the lowest maximum is {}, \
+         the mean {:.2}): about {:.1} points of a hindsight maximum come from knowing the dice and cards to come, or \
+         from play better than this policy's; the fair-play value of a seed lies between the two.",
         100.0 * get("fair", &["win_rate"]),
         100.0 * get("fair", &["ranks", "Master"]),
+        if maxima.master == maxima.proven { "all".to_string() } else { maxima.master.to_string() },
+        maxima.proven,
+        maxima.lowest,
         get("fair", &["hindsight", "mean_maximum"]),
         get("fair", &["hindsight", "mean_gap"]),
     );
