@@ -374,15 +374,25 @@ pub const RANKS: [&str; 5] = ["Novice", "Apprentice", "Journeyman", "Expert", "M
 /// The lowest score ranked Expert, which counts as a victory (rulebook, the rank chart).
 pub const WINNING_SCORE: u32 = 30;
 
+/// Games per score, and the share of games per rank (every rank listed, counted then divided so
+/// that the shares add up to 1).
+pub(crate) fn tally<'a>(
+    games: impl ExactSizeIterator<Item = (u32, &'a str)>,
+) -> (BTreeMap<u32, usize>, BTreeMap<String, f64>) {
+    let n = games.len().max(1) as f64;
+    let mut histogram = BTreeMap::new();
+    let mut counts: BTreeMap<String, usize> = RANKS.iter().map(|r| (r.to_string(), 0)).collect();
+    for (score, rank) in games {
+        *histogram.entry(score).or_insert(0) += 1;
+        *counts.entry(rank.to_string()).or_insert(0) += 1;
+    }
+    (histogram, counts.into_iter().map(|(rank, c)| (rank, c as f64 / n)).collect())
+}
+
 impl Summary {
     fn of(lines: &[&SeedLine]) -> Summary {
         let n = lines.len().max(1) as f64;
-        let mut histogram = BTreeMap::new();
-        let mut ranks: BTreeMap<String, f64> = RANKS.iter().map(|r| (r.to_string(), 0.0)).collect();
-        for l in lines {
-            *histogram.entry(l.score).or_insert(0) += 1;
-            *ranks.entry(l.rank.clone()).or_insert(0.0) += 1.0 / n;
-        }
+        let (histogram, ranks) = tally(lines.iter().map(|l| (l.score, l.rank.as_str())));
         let mut times: Vec<f64> = lines.iter().map(|l| l.seconds).collect();
         times.sort_by(f64::total_cmp);
         let median_seconds = if times.is_empty() { 0.0 } else { times[times.len() / 2] };

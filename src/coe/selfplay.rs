@@ -654,12 +654,7 @@ impl Summary {
         timing: &Timing,
     ) -> anyhow::Result<Summary> {
         let n = lines.len().max(1) as f64;
-        let mut histogram = BTreeMap::new();
-        let mut ranks: BTreeMap<String, f64> = RANKS.iter().map(|r| (r.to_string(), 0.0)).collect();
-        for l in lines {
-            *histogram.entry(l.score).or_insert(0) += 1;
-            *ranks.entry(l.rank.clone()).or_insert(0.0) += 1.0 / n;
-        }
+        let (histogram, ranks) = batch::tally(lines.iter().map(|l| (l.score, l.rank.as_str())));
         let scores: Vec<f64> = lines.iter().map(|l| f64::from(l.score)).collect();
         let estimate = Estimate::of(&scores);
         let hindsight = match hindsight {
