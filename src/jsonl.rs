@@ -42,6 +42,14 @@ pub trait RunSettings: PartialEq + Serialize + DeserializeOwned {
     fn differences(&self, other: &Self) -> Vec<String>;
 }
 
+/// The content line of [`RunSettings::differences`]: `None` when the two fingerprints agree.
+/// Each side is a label and a fingerprint, as [`RunSettings::content`] gives them.
+pub fn content_difference((label, print): (&str, &str), (run_label, run_print): (&str, &str)) -> Option<String> {
+    (print != run_print).then(|| {
+        format!("content: the file has {label} (fingerprint {print}), this run {run_label} (fingerprint {run_print})")
+    })
+}
+
 /// How a command's file reads: its name in messages, and its two kinds of line.
 pub trait Format {
     /// The settings line's settings: two runs agree when they are equal.

@@ -118,12 +118,7 @@ impl RunSettings for Settings {
         let turns = |t: Option<usize>| t.map_or_else(|| "whole games".to_string(), |k| format!("--max-turns {k}"));
         let limit = |t: Option<f64>| t.map_or_else(|| "no time limit".to_string(), |s| format!("--time-limit {s}"));
         let mut out = Vec::new();
-        if self.content_fingerprint != run.content_fingerprint {
-            out.push(format!(
-                "content: the file has {} (fingerprint {}), this run {} (fingerprint {})",
-                self.content, self.content_fingerprint, run.content, run.content_fingerprint
-            ));
-        }
+        out.extend(jsonl::content_difference(self.content(), run.content()));
         if self.max_workers != run.max_workers {
             out.push(format!("--max-workers: the file has {}, this run {}", self.max_workers, run.max_workers));
         }

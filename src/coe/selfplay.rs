@@ -219,12 +219,7 @@ impl RunSettings for Settings {
                 self.horizon, run.horizon
             ));
         }
-        if self.content_fingerprint != run.content_fingerprint {
-            out.push(format!(
-                "content: the file has {} (fingerprint {}), this run {} (fingerprint {})",
-                self.content, self.content_fingerprint, run.content, run.content_fingerprint
-            ));
-        }
+        out.extend(jsonl::content_difference(self.content(), run.content()));
         if self.max_workers != run.max_workers {
             out.push(format!("--max-workers: the file has {}, this run {}", self.max_workers, run.max_workers));
         }
@@ -327,12 +322,7 @@ fn read_hindsight(path: &Path, catalogue: &Catalogue, run: &Settings) -> anyhow:
     })?;
     let scan = batch::scan(&file, catalogue, |found| {
         let mut differ = Vec::new();
-        if found.content_fingerprint != run.content_fingerprint {
-            differ.push(format!(
-                "content: the file has {} (fingerprint {}), this run {} (fingerprint {})",
-                found.content, found.content_fingerprint, run.content, run.content_fingerprint
-            ));
-        }
+        differ.extend(jsonl::content_difference(found.content(), run.content()));
         if found.max_workers != run.max_workers {
             differ.push(format!("--max-workers: the file has {}, this run {}", found.max_workers, run.max_workers));
         }

@@ -96,12 +96,7 @@ impl RunSettings for Settings {
         differ("length", self.length.name().to_string(), run.length.name().to_string());
         differ("--shown", format!("{:?}", self.shown), format!("{:?}", run.shown));
         differ("round limit", self.max_rounds.to_string(), run.max_rounds.to_string());
-        if self.content_fingerprint != run.content_fingerprint {
-            out.push(format!(
-                "content: the file has {} (fingerprint {}), this run {} (fingerprint {})",
-                self.content, self.content_fingerprint, run.content, run.content_fingerprint
-            ));
-        }
+        out.extend(jsonl::content_difference(self.content(), run.content()));
         out
     }
 }
