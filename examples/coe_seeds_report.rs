@@ -88,14 +88,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let summary = batch(&seeds, &first, &["--time-limit", FIRST_LIMIT])?;
     let lines: Vec<Seed> = read(&first)?.into_iter().filter(|s| range.contains(&s.seed)).collect();
     let unproven: Vec<&Seed> = lines.iter().filter(|s| !s.proven).collect();
+    // The page is written before the second pass and again after each of its seeds, so a pass
+    // stopped part way leaves a whole page (its remaining seeds marked not run yet).
+    let path = root.join("reports/cubes-of-europe-seeds.md");
+    let write_page = || -> Result<(), Box<dyn std::error::Error>> {
+        let again = if second.exists() { read(&second)? } else { Vec::new() };
+        std::fs::write(&path, render(&seeds, &summary, &lines, &again))?;
+        Ok(())
+    };
+    write_page()?;
     for (i, s) in unproven.iter().enumerate() {
         eprintln!("second pass: seed {} ({} of {}), {SECOND_LIMIT} s", s.seed, i + 1, unproven.len());
         batch(&format!("{0}..{0}", s.seed), &second, &["--time-limit", SECOND_LIMIT, "--threads", "2"])?;
+        write_page()?;
     }
-    let again = if unproven.is_empty() { Vec::new() } else { read(&second)? };
-    let page = render(&seeds, &summary, &lines, &again);
-    let path = root.join("reports/cubes-of-europe-seeds.md");
-    std::fs::write(&path, page)?;
     eprintln!("wrote {}", path.display());
     Ok(())
 }
@@ -275,14 +281,21 @@ fn render(seeds: &str, summary: &str, lines: &[Seed], again: &[Seed]) -> String 
     let proven_again: Vec<&(&Seed, Option<&Seed>)> =
         settled.iter().filter(|(_, a)| a.is_some_and(|a| a.proven)).collect();
     let already = proven_again.iter().filter(|(u, a)| a.is_some_and(|a| a.score == u.score)).count();
+    let run = settled.iter().filter(|(_, a)| a.is_some()).count();
+    let so_far = if run == unproven.len() {
+        String::new()
+    } else {
+        format!(" (it has reached {} of them so far; the rest are marked not run yet)", count(run))
+    };
     let _ = writeln!(
         s,
-        "{} ({:.1}%) stopped at the limit with their best line found and an upper bound. The second pass \
+        "{} ({:.1}%) stopped at the limit with {} best line found and an upper bound. The second pass{so_far} \
          proved {} of them with {SECOND_LIMIT} seconds and two threads each; on {} of those the line found within the \
          first limit was already the best. What the search could not prove even so is listed with its best line and \
          bound, not proven.\n",
         if unproven.len() == 1 { "One seed".to_string() } else { format!("{} seeds", count(unproven.len())) },
         100.0 * unproven.len() as f64 / n.max(1) as f64,
+        if unproven.len() == 1 { "its" } else { "their" },
         count(proven_again.len()),
         count(already),
     );
