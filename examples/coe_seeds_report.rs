@@ -35,14 +35,16 @@ whole games, a 60-second limit a seed), so it is one run's file:
 
 - **Seeds 1 to 1,000**: the run of 2026-12-01 (58 minutes, 2 threads a seed, built from commit
   `ded98d2`).
-- **Seeds 1,001 to 10,000**: on 2026-12-03 and after, in two shards on this 2-core machine, one
-  thread a shard, with the cluster scripts (README, \"Running on a cluster\"), about 18 seeds a
-  minute in all, checked in as the parts grew and merged when both were done:
+- **Seeds 1,001 to 10,000**: from 2026-12-03 to 2026-12-04, in two shards on this 2-core
+  machine, one thread a shard, about 18 seeds a minute in all, each shard resumed from its own
+  file across several sittings, checked in as the parts grew and merged when both were done
+  (the same as `deploy/parallel/run --jobs 2 2 ...`, README \"Running on a cluster\"):
 
 ```sh
 cargo build --release
-deploy/parallel/run --jobs 2 --force 2 reports/cubes-of-europe-seeds.jsonl -- \\
-    target/release/signalbox coe batch --seeds 1..10000 --threads 1 --time-limit 60
+target/release/signalbox coe batch --seeds 1..10000 --shard 1/2 --threads 1 --time-limit 60 --out part-1-of-2.jsonl
+target/release/signalbox coe batch --seeds 1..10000 --shard 2/2 --threads 1 --time-limit 60 --out part-2-of-2.jsonl
+target/release/signalbox merge reports/cubes-of-europe-seeds.jsonl part-1-of-2.jsonl part-2-of-2.jsonl
 ```
 
 The hindsight search and the rules (`solver/src/coe/search.rs`, `exact.rs`, `bound.rs`,
