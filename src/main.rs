@@ -27,6 +27,7 @@ mod output;
 mod puzzles;
 mod railways;
 mod shard;
+mod table;
 
 use std::process::ExitCode;
 

@@ -125,3 +125,31 @@ pub fn seed_file(path: &Path) -> (serde_json::Value, Vec<serde_json::Value>) {
 pub fn seeds_in(path: &Path) -> Vec<u64> {
     seed_file(path).1.iter().map(|l| l["seed"].as_u64().expect("seed")).collect()
 }
+
+/// Runs `signalbox` with `args`, `input` on its standard input: its exit code, standard output
+/// and standard error.
+#[allow(dead_code)]
+pub fn run_with_input(args: &[&str], input: &str) -> (Option<i32>, String, String) {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_signalbox"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.to_owned();
+    // Written from a thread while the output is read, so that neither pipe fills and waits on
+    // the other; a session may stop reading early (the game ends): a closed pipe is no failure.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().expect("the binary ends");
+    let _ = writer.join();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
