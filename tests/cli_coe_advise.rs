@@ -88,8 +88,8 @@ fn the_hindsight_maximum_is_a_line_with_its_bound() {
     }
     let catalogue = Catalogue::house();
     let mut record: Record = serde_json::from_value(v["record"].clone()).expect("the position's record");
-    let (game, _) = record.replay(&catalogue, "position").expect("the position replays");
-    record.instance.dice[game.turn()] = [3, 5];
+    let turn = record.replay(&catalogue, "position").expect("the position replays").0.turn();
+    record.instance.dice[turn] = [3, 5];
     let line: Vec<Move> = serde_json::from_value(hindsight["moves"].clone()).expect("moves");
     record.moves.extend(line);
     let (end, replayed) = record.replay(&catalogue, "line").expect("the hindsight line replays");

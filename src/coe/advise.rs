@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use signalbox_engine::coe::{Catalogue, Game, Instance, Move, Record, Rules};
+use signalbox_engine::coe::{Catalogue, Chance, Game, Instance, Move, Record, Rules};
 use signalbox_solver::coe::fair::{self, Policy, Valued};
 use signalbox_solver::coe::search::{SolveOptions, solve};
 
@@ -68,9 +68,27 @@ fn parse_roll(text: &str) -> Result<[u8; 2], String> {
 pub fn run(a: AdviseArgs) -> anyhow::Result<()> {
     let catalogue: &Catalogue = &super::load_content(a.content.as_deref())?;
     let record = position(&a, catalogue)?;
+    // A game no seed dealt: only what the table saw of it, so nothing never seen can change
+    // the advice.
+    let at_table = !record.instance.is_dealt();
+    let record = if at_table { record.seen(catalogue).unwrap_or(record) } else { record };
     let (mut game, _) = record.replay(catalogue, "position").map_err(|e| bad(e.to_string()))?;
     if game.is_over() {
         return Err(bad("the game is over: there is nothing to advise"));
+    }
+    match game.unseen() {
+        Some(Chance::Roll { turn }) if a.roll.is_none() => {
+            return Err(bad(format!(
+                "the record stops before the roll of turn {}: give --roll A,B, the dice rolled",
+                turn + 1
+            )));
+        }
+        Some(chance @ (Chance::Deck { .. } | Chance::Reshuffle { .. })) => {
+            return Err(bad(format!(
+                "the record stops before {chance} came up: add it to the record (`coe play --table RECORD` asks for it)"
+            )));
+        }
+        _ => {}
     }
     if let Some(roll) = a.roll {
         if game.dice().iter().any(Option::is_none) || game.pending().is_some() {
@@ -85,7 +103,7 @@ pub fn run(a: AdviseArgs) -> anyhow::Result<()> {
     let options =
         signalbox_solver::threads::install(a.threads, || fair::value_options(&game, fair::HORIZON, a.samples as usize));
     let fair_seconds = start.elapsed().as_secs_f64();
-    let hindsight = (!a.no_hindsight).then(|| {
+    let hindsight = (!a.no_hindsight && !at_table).then(|| {
         let limit = a.time_limit.unwrap_or(Duration::from_secs(10));
         let solved =
             solve(&game, SolveOptions { time_limit: Some(limit), threads: a.threads, ..SolveOptions::default() });
@@ -166,6 +184,9 @@ pub fn run(a: AdviseArgs) -> anyhow::Result<()> {
     say!("{table}");
     if shown < options.len() {
         say!("({} more; --top to show more)", options.len() - shown);
+    }
+    if at_table && !a.no_hindsight {
+        say!("No hindsight maximum: it needs the dice and cards still to come, which the table has not seen.");
     }
     if let Some((s, option)) = &hindsight {
         let proven = if s.proven { "proven".to_string() } else { format!("not proven, at most {}", s.upper_bound) };

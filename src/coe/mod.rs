@@ -14,8 +14,10 @@ mod analyse;
 pub mod batch;
 pub mod selfplay;
 
+mod new;
 mod play;
 mod solve;
+mod table;
 
 /// The Cubes of Europe commands.
 #[derive(clap::Args, Debug)]
@@ -37,8 +39,34 @@ enum Command {
     ///   signalbox coe instance --seed 1 --json > game.json
     #[command(verbatim_doc_comment)]
     Instance(InstanceArgs),
-    /// Plays a seed in the terminal: the board is drawn, the legal moves listed; type a move's
-    /// number (one per line; lines can come from a file: `< moves.txt`), `q` to stop.
+    /// The start of a game as a record: dealt from a seed, or a game at the table entered from
+    /// what it shows (the board card, and the market's two cards if they are out already).
+    ///
+    /// A table record holds only what was seen; `coe play --table RECORD` goes on with it.
+    ///
+    /// Examples:
+    ///   signalbox coe new --seed 7 --out seed7.json
+    ///   signalbox coe new --board 5 --market 2,8 --out game.json
+    ///   signalbox coe play --table game.json
+    #[command(verbatim_doc_comment)]
+    New(new::NewArgs),
+    /// Plays a game in the terminal: the board is drawn, the legal moves listed; type a move in
+    /// the words signalbox prints or its number (one per line; lines can come from a file:
+    /// `< moves.txt`).
+    ///
+    /// With --table, a game played at the table: signalbox never rolls or shuffles. It asks for
+    /// each card as it comes up (its number or name) and each roll as it is rolled (`3 5`), takes
+    /// each move in words or by its number, and saves the record after every step, so a crash
+    /// loses nothing. `undo` takes back the last step, `board` draws the table again, `help`
+    /// lists the words, `quit` stops (the record is kept; go on with `coe play --table RECORD`).
+    /// The record holds only what the table saw, and `coe analyse` reviews it.
+    ///
+    /// Examples:
+    ///   signalbox coe play --seed 1 --record game.json
+    ///   signalbox coe play --table --board 5 --record game.json
+    ///   signalbox coe play --table game.json
+    ///   signalbox coe analyse game.json
+    #[command(verbatim_doc_comment)]
     Play(play::PlayArgs),
     /// The proven maximum score of a seed (or an entered instance) and the line that reaches it.
     ///
@@ -88,6 +116,11 @@ enum Command {
     /// Reviews a played game decision by decision: the best final score still reachable before
     /// and after each move (exact, knowing the future dice and cards), the loss, the best move,
     /// the turning points; without RECORD, an embedded sample game.
+    ///
+    /// Only a seed's own deal is reviewed knowing the future. A game entered at the table (`coe
+    /// play --table`), or any record that is not exactly a seed's deal, is reviewed from what the
+    /// table saw: each value is the expected final score over the cards and dice still to come
+    /// (exact in the last 2 turns, else estimated with a 95% interval; ruling T1).
     ///
     /// A decision is one move of the record: the start space, each die's use (its number, the
     /// workers it pays, the free shift), each red chain, white gain, overflow return and pass.
@@ -178,6 +211,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Command::Analyse(a) => analyse::run(a),
         Command::Advise(a) => advise::run(a),
         Command::Selfplay(a) => selfplay::run(a),
+        Command::New(a) => {
+            let catalogue = load_content(a.content.as_deref())?;
+            new::run(a, &catalogue)
+        }
         Command::Play(a) => {
             let catalogue = load_content(a.content.as_deref())?;
             play::run(a, &catalogue)

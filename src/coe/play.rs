@@ -7,13 +7,25 @@ use signalbox_engine::coe::card::RADIUS;
 use signalbox_engine::coe::{Catalogue, Colour, Game, Move, Record, Rules};
 use signalbox_engine::grid::hex::hexagon_row;
 
-use crate::input::{bad, check_new, write_new};
+use super::table::CoeTable;
+use crate::input::{bad, check_new, read_text, write_new};
 
 /// Arguments of `coe play`.
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {
+    /// With --table: go on with this table record (as `coe new --board` writes it or a table
+    /// session saves it); the session saves to it unless --record names another file.
+    #[arg(requires = "table", conflicts_with_all = ["seed", "instance", "board"])]
+    game: Option<PathBuf>,
     #[command(flatten)]
     source: super::solve::Source,
+    /// Play a game at the table: signalbox never rolls or shuffles; it asks for each card as it
+    /// comes up and each roll as it is rolled, and saves the record after every step.
+    #[arg(long, conflicts_with_all = ["seed", "instance"])]
+    table: bool,
+    /// With --table, a new game: the card laid board side up (its number 1 to 9 or its name).
+    #[arg(long, value_name = "CARD", requires = "table")]
+    board: Option<String>,
     /// End after this many turns (a shortened game).
     #[arg(long, value_name = "K")]
     max_turns: Option<usize>,
@@ -89,8 +101,64 @@ fn status(game: &Game<'_>, catalogue: &Catalogue) -> String {
     )
 }
 
+/// Plays a game at the table ([`super::table::CoeTable`]): a new one on `--board`, or one a
+/// table record holds.
+fn run_table(a: &PlayArgs, catalogue: &Catalogue) -> anyhow::Result<()> {
+    let rules = Rules { max_turns: a.max_turns, ..Rules::default() };
+    let (mut table, save) = match &a.game {
+        Some(path) => {
+            let label = path.display().to_string();
+            let text = read_text(path)?;
+            let record = Record::from_json(&label, &text).map_err(|e| bad(e.to_string()))?;
+            if a.max_turns.is_some() {
+                return Err(bad("--max-turns: a record keeps its own rules; give it with `coe new`"));
+            }
+            let table = CoeTable::resume(catalogue, record, &label).map_err(bad)?;
+            match &a.record {
+                Some(out) => {
+                    check_new(out, a.force)?;
+                    (table, out.clone())
+                }
+                None => (table, path.clone()),
+            }
+        }
+        None => {
+            let Some(board) = &a.board else {
+                return Err(bad("--table: give --board CARD for a new game, or the table record to go on with"));
+            };
+            let board = card_id(catalogue, board).map_err(|m| bad(format!("--board: {m}")))?;
+            let Some(out) = &a.record else {
+                return Err(bad("--table: give --record FILE: the record is saved there after every step"));
+            };
+            check_new(out, a.force)?;
+            (CoeTable::new(catalogue, board, rules).map_err(|m| bad(format!("--board: {m}")))?, out.clone())
+        }
+    };
+    crate::table::session(&mut table, Some(&save))
+}
+
+/// A card named by its number (1 to 9) or its name.
+pub fn card_id(catalogue: &Catalogue, text: &str) -> Result<u8, String> {
+    let t = text.trim();
+    if let Ok(id) = t.parse::<u8>() {
+        return if catalogue.card(id).is_some() {
+            Ok(id)
+        } else {
+            Err(format!("{id} is not a card: cards are numbered 1 to 9"))
+        };
+    }
+    (1..=9u8).find(|&c| catalogue.card(c).is_some_and(|card| card.name.eq_ignore_ascii_case(t))).ok_or_else(|| {
+        let names: Vec<String> =
+            (1..=9u8).filter_map(|c| catalogue.card(c).map(|card| format!("{c} ({})", card.name))).collect();
+        format!("`{t}` is not a card: give its number or name: {}", names.join(", "))
+    })
+}
+
 /// Plays a game from standard input: each line is the number of a listed move.
 pub fn run(a: PlayArgs, catalogue: &Catalogue) -> anyhow::Result<()> {
+    if a.table {
+        return run_table(&a, catalogue);
+    }
     if let Some(path) = &a.record {
         check_new(path, a.force)?;
     }

@@ -10,9 +10,10 @@ use signalbox_solver::coe::search::{SolveOptions, Solved, solve};
 use super::play::draw;
 use crate::input::{bad, check_new, read_text, write_new};
 
-/// Which game to solve or play: a seed, or an instance file.
+/// Which game to solve or play: a seed, or an instance file (one of them; `coe play --table`
+/// takes neither).
 #[derive(clap::Args, Debug, Clone)]
-#[group(required = true, multiple = false)]
+#[group(multiple = false)]
 pub struct Source {
     /// The seed (it fixes the board card, the deck, the reshuffle and every die).
     #[arg(long)]
@@ -33,6 +34,13 @@ impl Source {
                 let instance: Instance =
                     signalbox_engine::source::parse_json(&label, &text).map_err(|e| bad(e.to_string()))?;
                 instance.check().map_err(|m| bad(format!("{label}: {m}")))?;
+                if instance.is_table() {
+                    return Err(bad(format!(
+                        "{label}: the instance holds only what a table saw ({} of 8 deck cards, {} rolls): this needs every card and roll of the game; for advice that does not know the future use `coe advise` on a record",
+                        instance.seen().deck,
+                        instance.seen().dice
+                    )));
+                }
                 Ok(instance)
             }
             (None, Some(seed)) => Ok(Instance::from_seed(seed)),

@@ -13,7 +13,7 @@ use std::fmt;
 use super::card::{Board, Effect, TERRITORY_POINTS};
 use super::catalogue::Catalogue;
 use super::colour::Colour;
-use super::instance::Instance;
+use super::instance::{Instance, Seen};
 use super::stack::Stack;
 
 /// Rule options where players could reasonably differ, and the engine's options for tests.
@@ -349,6 +349,39 @@ pub fn turn_steps(from: u8, to: u8) -> u8 {
     d.min(6 - d)
 }
 
+/// A chance event a table game waits for ([`Game::unseen`]): what the table must tell before
+/// the game goes on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Chance {
+    /// The card turned up from the first deck: `index` 0 starts the market (the discard), 1 is
+    /// the deck's top at the start, and each later one the deck's new top.
+    Deck {
+        /// Its place in the deck's order, from 0.
+        index: usize,
+    },
+    /// The next card of the reshuffled deck to come up, from 0 in the order they came up.
+    Reshuffle {
+        /// Its place in the reshuffled deck's order, from 0.
+        index: usize,
+    },
+    /// The roll of a turn.
+    Roll {
+        /// The turn, from 0.
+        turn: usize,
+    },
+}
+
+impl fmt::Display for Chance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Chance::Deck { index: 0 } => write!(f, "the card that starts the market"),
+            Chance::Deck { .. } => write!(f, "the card now on top of the deck"),
+            Chance::Reshuffle { .. } => write!(f, "the next card of the reshuffled deck"),
+            Chance::Roll { turn } => write!(f, "the roll of turn {}", turn + 1),
+        }
+    }
+}
+
 /// A game in progress.
 #[derive(Clone, Debug)]
 pub struct Game<'c> {
@@ -372,6 +405,8 @@ pub struct Game<'c> {
     tucked: Stack<u8, 9>,
     /// Whether the deck has been reshuffled.
     reshuffled: bool,
+    /// The reshuffled deck as it was formed, top card first (empty before the reshuffle).
+    second: Stack<u8, 9>,
     /// Yellow cubes placed this turn.
     yellows: u8,
     /// Whether the free shift (effect) was used this turn.
@@ -406,6 +441,7 @@ impl<'c> Game<'c> {
             discard,
             tucked,
             reshuffled: false,
+            second: Stack::default(),
             yellows: 0,
             free_shift_used: false,
             pending: Stack::default(),
@@ -951,6 +987,7 @@ impl<'c> Game<'c> {
             self.discard.clear();
             let order = &self.instance.reshuffle;
             cards.sort_by_key(|c| order.iter().position(|x| x == c));
+            self.second = cards.iter().copied().collect();
             // Top card first in `order`: the deck keeps its top last.
             self.deck = cards.into_iter().rev().collect();
             if let Some(top) = self.deck.pop() {
@@ -997,6 +1034,79 @@ impl<'c> Game<'c> {
         &deck[..deck.len().saturating_sub(1)]
     }
 
+    /// The reshuffled deck as it was formed, top card first (empty before the reshuffle).
+    pub fn second_deck(&self) -> &[u8] {
+        self.second.as_slice()
+    }
+
+    /// How much of the instance the game has shown so far ([`Seen`]): the first deck's cards
+    /// turned face up (in the instance's deck order, so tucked ones count), the reshuffled deck's
+    /// cards that came up, and the turns whose roll was rolled.
+    pub fn revealed(&self) -> Seen {
+        let hidden = self.hidden();
+        let deck = if self.reshuffled {
+            self.instance.deck.len()
+        } else {
+            self.instance.deck.iter().position(|c| hidden.contains(c)).unwrap_or(self.instance.deck.len())
+        };
+        let reshuffle = if self.reshuffled { self.second.len() - hidden.len() } else { 0 };
+        let dice = if !self.started {
+            0
+        } else if self.over {
+            self.turn
+        } else {
+            self.turn + 1
+        };
+        Seen { deck, reshuffle, dice }
+    }
+
+    /// The reshuffled deck's cards that a table instance holds: the cards of the second deck
+    /// among its given reshuffle cards (they come first in the deck's order).
+    fn known_second(&self) -> usize {
+        let given = &self.instance.reshuffle[..self.instance.seen().reshuffle.min(self.instance.reshuffle.len())];
+        self.second.as_slice().iter().take_while(|c| given.contains(c)).count()
+    }
+
+    /// The first thing the game has shown that its instance does not hold: for a table instance
+    /// ([`Instance::is_table`]), the card now turned up or the roll now rolled at the table, which
+    /// must be entered before the game goes on; `None` for a whole instance, or when every card
+    /// and roll shown is held.
+    pub fn unseen(&self) -> Option<Chance> {
+        let seen = self.instance.seen?;
+        let shown = self.revealed();
+        if shown.deck > seen.deck {
+            return Some(Chance::Deck { index: seen.deck });
+        }
+        if self.reshuffled && shown.reshuffle > self.known_second() {
+            return Some(Chance::Reshuffle { index: self.known_second() });
+        }
+        if shown.dice > seen.dice {
+            return Some(Chance::Roll { turn: seen.dice });
+        }
+        None
+    }
+
+    /// The instance as far as the table has seen it now: the cards turned up and the rolls
+    /// rolled so far, and nothing of the future, not even a seed (a table instance,
+    /// [`Instance::table`]). Two
+    /// games that differ only in what was never seen give the same one.
+    pub fn seen_instance(&self) -> Instance {
+        let shown = self.revealed();
+        let held = self.instance.seen();
+        let second = self.second.as_slice();
+        let reshuffle =
+            &second[..shown.reshuffle.min(if self.instance.is_table() { self.known_second() } else { second.len() })];
+        let i = self.instance;
+        Instance::table(
+            None,
+            i.board,
+            &i.deck[..shown.deck.min(held.deck)],
+            reshuffle,
+            &i.dice[..shown.dice.min(held.dice)],
+        )
+        .unwrap_or_else(|_| i.clone())
+    }
+
     /// The same position with another future: everything the player has seen kept (board,
     /// cubes, workers, the turn and its dice, the discard and the deck's top, the tucked cards,
     /// the choices open), the deck below its top ordered as `hidden` (bottom first, the same
@@ -1034,6 +1144,7 @@ impl<'c> Game<'c> {
             discard: self.discard,
             tucked: self.tucked,
             reshuffled: self.reshuffled,
+            second: self.second,
             yellows: self.yellows,
             free_shift_used: self.free_shift_used,
             pending: self.pending,

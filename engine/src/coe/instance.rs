@@ -19,9 +19,9 @@ use super::catalogue::CARDS;
 /// the market), at most 7 through the second.
 pub const MAX_TURNS: usize = 14;
 
-/// Everything chance fixes in one game.
+/// Everything chance fixes in one game, or what the table has seen of it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(try_from = "InstanceFile", into = "InstanceFile")]
 pub struct Instance {
     /// The seed it came from, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -35,6 +35,66 @@ pub struct Instance {
     pub reshuffle: Vec<u8>,
     /// The dice of each turn.
     pub dice: Vec<[u8; 2]>,
+    /// How much of it the table has seen: `None` for a whole instance (from a seed, or written
+    /// out in full); otherwise the rest of `deck`, `reshuffle` and `dice` is the blind
+    /// completion, written to no file.
+    pub seen: Option<Seen>,
+}
+
+/// How much of an instance the table has seen: the first `deck` cards of the deck (the first
+/// starts the market, the next is the deck's top), the first `reshuffle` cards of the reshuffled
+/// deck as they came up, and the rolls of the first `dice` turns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seen {
+    /// Cards of the first deck seen, in order from its top.
+    pub deck: usize,
+    /// Cards of the reshuffled deck seen, in the order they came up.
+    pub reshuffle: usize,
+    /// Turns whose roll was seen.
+    pub dice: usize,
+}
+
+impl Seen {
+    /// Whether `self` holds no more than `other` of each part.
+    pub fn within(&self, other: &Seen) -> bool {
+        self.deck <= other.deck && self.reshuffle <= other.reshuffle && self.dice <= other.dice
+    }
+}
+
+/// An instance as a file writes it: the seen parts only, for a table instance.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct InstanceFile {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    seed: Option<u64>,
+    board: u8,
+    #[serde(default)]
+    deck: Vec<u8>,
+    #[serde(default)]
+    reshuffle: Vec<u8>,
+    #[serde(default)]
+    dice: Vec<[u8; 2]>,
+}
+
+impl TryFrom<InstanceFile> for Instance {
+    type Error = String;
+
+    fn try_from(f: InstanceFile) -> Result<Instance, String> {
+        Instance::table(f.seed, f.board, &f.deck, &f.reshuffle, &f.dice)
+    }
+}
+
+impl From<Instance> for InstanceFile {
+    fn from(i: Instance) -> InstanceFile {
+        let seen = i.seen();
+        InstanceFile {
+            seed: i.seed,
+            board: i.board,
+            deck: i.deck[..seen.deck.min(i.deck.len())].to_vec(),
+            reshuffle: i.reshuffle[..seen.reshuffle.min(i.reshuffle.len())].to_vec(),
+            dice: i.dice[..seen.dice.min(i.dice.len())].to_vec(),
+        }
+    }
 }
 
 impl Instance {
@@ -47,7 +107,95 @@ impl Instance {
         let mut reshuffle: Vec<u8> = (1..=CARDS as u8).collect();
         reshuffle.shuffle(&mut rng);
         let dice = (0..MAX_TURNS).map(|_| [rng.random_range(1..=6u8), rng.random_range(1..=6u8)]).collect();
-        Instance { seed: Some(seed), board, deck, reshuffle, dice }
+        Instance { seed: Some(seed), board, deck, reshuffle, dice, seen: None }
+    }
+
+    /// An instance from what was seen: the board card, the deck's cards as they came up (top
+    /// first; the first starts the market), the reshuffled deck's cards as they came up, the
+    /// rolls so far. Where all of it is given (the deck's eight cards, an order of all nine for
+    /// the reshuffle, [`MAX_TURNS`] rolls or more) it is a whole instance; otherwise a table
+    /// instance, completed blindly (see the module's documentation). Refused, with the field:
+    /// an id that is not a card 1 to 9, the board card in the deck or coming up after the
+    /// reshuffle, a card twice, a die outside 1 to 6.
+    pub fn table(
+        seed: Option<u64>,
+        board: u8,
+        deck: &[u8],
+        reshuffle: &[u8],
+        dice: &[[u8; 2]],
+    ) -> Result<Instance, String> {
+        let n = CARDS as u8;
+        if !(1..=n).contains(&board) {
+            return Err(format!("board: {board} is not a card id 1 to 9"));
+        }
+        let distinct = |field: &str, cards: &[u8], board_allowed: bool| -> Result<(), String> {
+            let mut seen = 0u16;
+            for (i, &c) in cards.iter().enumerate() {
+                if !(1..=n).contains(&c) {
+                    return Err(format!("{field}[{i}]: {c} is not a card id 1 to 9"));
+                }
+                if c == board && !board_allowed {
+                    return Err(format!("{field}[{i}]: card {c} is the board; it never comes up"));
+                }
+                if seen >> c & 1 == 1 {
+                    return Err(format!("{field}[{i}]: card {c} came up before; each card once"));
+                }
+                seen |= 1 << c;
+            }
+            Ok(())
+        };
+        distinct("deck", deck, false)?;
+        if deck.len() > CARDS - 1 {
+            return Err(format!("deck: {} cards; the deck holds the eight cards other than the board", deck.len()));
+        }
+        let whole_reshuffle = reshuffle.len() == CARDS;
+        distinct("reshuffle", reshuffle, whole_reshuffle)?;
+        if let Some((t, d)) = dice.iter().enumerate().find(|(_, d)| d.iter().any(|x| !(1..=6).contains(x))) {
+            return Err(format!("dice[{t}]: {d:?} has a die outside 1 to 6"));
+        }
+        if deck.len() == CARDS - 1 && whole_reshuffle && dice.len() >= MAX_TURNS {
+            return Ok(Instance {
+                seed,
+                board,
+                deck: deck.to_vec(),
+                reshuffle: reshuffle.to_vec(),
+                dice: dice.to_vec(),
+                seen: None,
+            });
+        }
+        let seen = Seen { deck: deck.len(), reshuffle: reshuffle.len(), dice: dice.len() };
+        let rest = |given: &[u8], with_board: bool| -> Vec<u8> {
+            let mut all = given.to_vec();
+            all.extend((1..=n).filter(|c| (with_board || *c != board) && !given.contains(c)));
+            all
+        };
+        let mut full_dice = dice.to_vec();
+        full_dice.resize(dice.len().max(MAX_TURNS), [1, 1]);
+        Ok(Instance {
+            seed,
+            board,
+            deck: rest(deck, false),
+            reshuffle: rest(reshuffle, true),
+            dice: full_dice,
+            seen: Some(seen),
+        })
+    }
+
+    /// What the table has seen of it (everything, for a whole instance).
+    pub fn seen(&self) -> Seen {
+        self.seen.unwrap_or(Seen { deck: self.deck.len(), reshuffle: self.reshuffle.len(), dice: self.dice.len() })
+    }
+
+    /// Whether this is a table instance (some of it was never seen).
+    pub fn is_table(&self) -> bool {
+        self.seen.is_some()
+    }
+
+    /// Whether a seed dealt it: it names its seed and is exactly that seed's deal, so the
+    /// future it holds is the seed's, not a guess. Only such a game is reviewed knowing the
+    /// future (the hindsight values); of any other only what the table saw is used.
+    pub fn is_dealt(&self) -> bool {
+        self.seed.is_some_and(|seed| *self == Instance::from_seed(seed))
     }
 
     /// Checks an instance read from a file: ids 1 to 9, the deck is the other eight cards, the

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::catalogue::Catalogue;
-use super::game::{Game, IllegalMove, Move, Rules, Score};
+use super::game::{Chance, Game, IllegalMove, Move, Rules, Score};
 use super::instance::Instance;
 use crate::source::{SyntaxError, parse_json};
 
@@ -109,6 +109,15 @@ pub fn turn_words(turn: usize) -> String {
     if turn == 0 { "setup".to_owned() } else { format!("turn {turn}") }
 }
 
+/// Where an instance holds a chance event, for messages.
+fn chance_field(chance: &Chance) -> String {
+    match *chance {
+        Chance::Deck { index } => format!("`deck[{index}]`"),
+        Chance::Reshuffle { index } => format!("`reshuffle[{index}]`, the cards as they came up after the reshuffle"),
+        Chance::Roll { turn } => format!("`dice[{turn}]`"),
+    }
+}
+
 fn default_rules() -> RulesSetup {
     Rules::default().into()
 }
@@ -144,6 +153,23 @@ pub enum ReplayError {
         claimed: u32,
         /// The recomputed score.
         replayed: u32,
+    },
+    /// A table record's move comes after a card or a roll the record does not hold: the game
+    /// cannot go on without it.
+    #[error(
+        "{file}: field `moves[{index}]` ({}): the record does not hold {chance}, which the table saw before this move; add it to `instance` ({})",
+        turn_words(*turn),
+        chance_field(chance)
+    )]
+    Unseen {
+        /// The file.
+        file: String,
+        /// The move's index.
+        index: usize,
+        /// The turn it was played in, from 1; 0 for the setup.
+        turn: usize,
+        /// What is missing.
+        chance: Chance,
     },
     /// A move is illegal where it stands.
     #[error("{file}: field `moves[{index}]` ({}): {error}", turn_words(*turn))]
@@ -203,7 +229,27 @@ impl Record {
         Ok(parse_json(file, text)?)
     }
 
-    /// Replays every move with checked play; returns the game reached and its score.
+    /// The record as far as the table saw it: its moves, and of its instance only the cards and
+    /// rolls the moves revealed ([`Game::seen_instance`]), with no claims. Two records that
+    /// differ only in what was never seen give the same one. `None` when it does not replay.
+    pub fn seen(&self, catalogue: &Catalogue) -> Option<Record> {
+        let (game, _) = self.replay(catalogue, "").ok()?;
+        let instance = game.seen_instance();
+        Some(Record {
+            instance,
+            rules: self.rules.clone(),
+            moves: self.moves.clone(),
+            score: None,
+            rank: None,
+            proven: None,
+            upper_bound: None,
+            perfect_bound: None,
+        })
+    }
+
+    /// Replays every move with checked play; returns the game reached and its score. A table
+    /// record ([`Instance::is_table`]) may stop where the table waits for a card or a roll
+    /// ([`Game::unseen`] of the game reached), but no move may come after one it does not hold.
     pub fn replay<'c>(&'c self, catalogue: &'c Catalogue, file: &str) -> Result<(Game<'c>, Score), ReplayError> {
         self.instance.check().map_err(|message| ReplayError::Instance { file: file.to_string(), message })?;
         let rules = self
@@ -213,6 +259,9 @@ impl Record {
         let mut game = Game::new(catalogue, &self.instance, rules);
         for (index, &mv) in self.moves.iter().enumerate() {
             let turn = if game.is_started() { game.turn() + 1 } else { 0 };
+            if let Some(chance) = game.unseen() {
+                return Err(ReplayError::Unseen { file: file.to_string(), index, turn, chance });
+            }
             game.play(mv).map_err(|error| ReplayError::Illegal { file: file.to_string(), index, turn, error })?;
         }
         let score = game.score();

@@ -163,6 +163,9 @@ pub fn analyse(
             moves: record.moves.len(),
         });
     }
+    if !record.instance.is_dealt() {
+        return Ok(analyse_table(catalogue, record, file, options, progress));
+    }
     let rules = record.rules.to_rules(&record.instance).expect("the record replayed, so its rules are legal");
     let instance = &record.instance;
     // The positions before each decision, then the end.
@@ -341,10 +344,150 @@ pub fn analyse(
     Ok(Analysed { review, best: best_moves, searches })
 }
 
+/// The text of the measure's sentence for a game played at the table.
+pub const TABLE: &str = "These values do not know the future: each is the expected final score over every die and \
+card still to come, with the best play after (exact in the last two turns, otherwise estimated by playouts with a \
+95% interval). They use only what the table saw, so a loss is what the player could have seen.";
+
+/// The review of a game played at the table (its instance is no seed's deal, so only what the
+/// table saw of it counts, [`Instance::is_dealt`]): every
+/// decision valued by the fair-play value alone (ruling F6), from the record as the table saw
+/// it ([`Record::seen`]), so nothing that was never seen can change it. `options.fair_samples`
+/// gives the playouts per estimate (32 when `None`).
+fn analyse_table(
+    catalogue: &Catalogue,
+    record: &Record,
+    file: &str,
+    options: AnalyseOptions,
+    progress: &dyn Fn(usize),
+) -> Analysed {
+    let seen = record.seen(catalogue).unwrap_or_else(|| record.clone());
+    let rules = seen.rules.to_rules(&seen.instance).unwrap_or_default();
+    let mut positions = vec![Game::new(catalogue, &seen.instance, rules)];
+    for &mv in &seen.moves {
+        let mut next = positions.last().expect("the start").clone();
+        next.play_unchecked(mv);
+        positions.push(next);
+    }
+    let samples = options.fair_samples.unwrap_or(32);
+    let fair =
+        crate::threads::install(options.solve.threads, || fair_values(&positions, &seen.moves, samples, fair::HORIZON));
+    progress(seen.moves.len());
+    let score = positions.last().expect("the end").score();
+    let choice = |m: Move| Choice { text: m.to_string(), moves: serde_json::to_value(m).expect("a move serialises") };
+    let mut decisions = Vec::with_capacity(seen.moves.len());
+    let mut best_moves = Vec::with_capacity(seen.moves.len());
+    for (i, &mv) in seen.moves.iter().enumerate() {
+        let (game, after) = (&positions[i], &positions[i + 1]);
+        let f = &fair.decisions[i];
+        let best = if f.loss > 0.0 { fair.best_moves[i].unwrap_or(mv) } else { mv };
+        let (spent, free) = workers_spent(game, mv);
+        let details = json!({
+            "dice": game.dice(),
+            "workers_before": game.workers(),
+            "workers_spent": spent,
+            "free_shift": free,
+            "legal_moves": game.legal_moves().len(),
+            "score_before": game.score().total(),
+            "score_after": after.score().total(),
+            "half_width": f.half_width,
+        });
+        decisions.push(Decision {
+            index: i + 1,
+            turn: game.turn() + 1,
+            player: 0,
+            kind: kind(game, mv),
+            played: choice(mv),
+            best: choice(best),
+            value_before: f.best,
+            value_after: f.played,
+            best_value_after: f.best,
+            loss: f.loss,
+            proven: f.exact,
+            fair_play: Some(f.clone()),
+            details,
+        });
+        best_moves.push(best);
+    }
+    let measure = Measure {
+        name: "expected final score".into(),
+        unit: "points".into(),
+        better: Better::Higher,
+        assumes: TABLE.into(),
+    };
+    let title = format!("The Cubes of Europe · {file} · final score {}", score.total());
+    let mut review = Review::new("coe", title, vec!["player".into()], measure, decisions);
+    let skill = -review.decisions.iter().map(|d| d.loss).sum::<f64>();
+    let final_score = f64::from(score.total());
+    let split = FairSplit {
+        final_score,
+        expected_at_start: fair.start,
+        skill,
+        luck: final_score - fair.start - skill,
+        samples,
+        exact: review.decisions.iter().all(|d| d.proven),
+    };
+    review.facts = vec![
+        format!("final score {score}"),
+        format!(
+            "{} of {} decisions lost nothing by the expected final score",
+            review.summary.players[0].lost_nothing, review.summary.players[0].decisions
+        ),
+        format!(
+            "expected {:.2} at the start{}; skill {:+.2} (the losses); luck {:+.2} (what the dice and cards gave or took); {} = {:.2} {:+.2} {:+.2}",
+            split.expected_at_start,
+            if split.exact { "" } else { " (estimated)" },
+            split.skill,
+            split.luck,
+            score.total(),
+            split.expected_at_start,
+            split.skill,
+            split.luck
+        ),
+    ];
+    review.fair_play = Some(split);
+    let interval = |x: usize, y: f64, h: f64| {
+        let (low, high) = if h > 0.0 { (Some(y - h), Some(y + h)) } else { (None, None) };
+        Point { x: x as f64, y, low, high }
+    };
+    let point = |x: usize, y: f64| Point { x: x as f64, y, low: None, high: None };
+    review.charts = vec![Chart {
+        title: "Expected final score after each decision".into(),
+        axis: Axis::Decision,
+        x_label: "decision (0: the start)".into(),
+        y_label: "points".into(),
+        series: vec![
+            Series {
+                name: "expected final score".into(),
+                player: Some(0),
+                points: std::iter::once(interval(0, fair.start, fair.start_half_width))
+                    .chain(fair.decisions.iter().enumerate().map(|(i, p)| interval(i + 1, p.played, p.half_width)))
+                    .collect(),
+            },
+            Series {
+                name: "score so far".into(),
+                player: None,
+                points: std::iter::once(point(0, 0.0))
+                    .chain(
+                        review
+                            .decisions
+                            .iter()
+                            .map(|d| point(d.index, d.details["score_after"].as_f64().unwrap_or(0.0))),
+                    )
+                    .collect(),
+            },
+        ],
+    }];
+    Analysed { review, best: best_moves, searches: 0 }
+}
+
 /// The fair-play values of a played game's decisions (ruling F6).
 struct FairValues {
     /// Per decision.
     decisions: Vec<FairPlay>,
+    /// Per decision, the best move by the fair-play value (`None` where the turn's end is the
+    /// position itself).
+    best_moves: Vec<Option<Move>>,
     /// The value of the start, and the half-width of its interval.
     start: f64,
     start_half_width: f64,
@@ -365,6 +508,7 @@ fn fair_values(positions: &[Game<'_>], moves: &[Move], samples: usize, horizon: 
     let mut segment: Option<(usize, bool)> = None;
     let mut first = blind.game(&positions[0]);
     let mut out = Vec::with_capacity(moves.len());
+    let mut best_moves = Vec::with_capacity(moves.len());
     let mut start = (0.0, 0.0);
     for (i, (p, &mv)) in positions.iter().zip(moves).enumerate() {
         let bp = blind.game(p);
@@ -410,6 +554,7 @@ fn fair_values(positions: &[Game<'_>], moves: &[Move], samples: usize, horizon: 
         let ended = after.is_over() || after.turn() != bp.turn() || after.is_started() != bp.is_started();
         let key_after = if ended { Some(after.key()) } else { chosen(&after).map(|(k, _)| k) };
         let played = key_after.and_then(&mut value).unwrap_or_else(|| score(&after));
+        best_moves.push(best_choice.and_then(|(_, m)| m));
         out.push(FairPlay {
             played: played.0,
             best: before.0,
@@ -419,7 +564,7 @@ fn fair_values(positions: &[Game<'_>], moves: &[Move], samples: usize, horizon: 
             half_width: before.1.max(played.1),
         });
     }
-    FairValues { decisions: out, start: start.0, start_half_width: start.1 }
+    FairValues { decisions: out, best_moves, start: start.0, start_half_width: start.1 }
 }
 
 /// How many plausible worse moves the sample player makes.

@@ -48,7 +48,14 @@ impl Blind {
         let board = game.board_card();
         let deck: Vec<u8> = (1..=9u8).filter(|&c| c != board).collect();
         Blind {
-            instance: Instance { seed: None, board, deck, reshuffle: (1..=9).collect(), dice: vec![[1, 1]; MAX_TURNS] },
+            instance: Instance {
+                seed: None,
+                board,
+                deck,
+                reshuffle: (1..=9).collect(),
+                dice: vec![[1, 1]; MAX_TURNS],
+                seen: None,
+            },
         }
     }
 
@@ -451,7 +458,7 @@ fn sampled_future(h: &Game<'_>, rng: &mut ChaCha8Rng) -> (Instance, Vec<u8>) {
     reshuffle.shuffle(rng);
     let dice = (0..MAX_TURNS).map(|_| [rng.random_range(1..=6u8), rng.random_range(1..=6u8)]).collect();
     let deck = (1..=9u8).filter(|&c| c != board).collect();
-    (Instance { seed: None, board, deck, reshuffle, dice }, hidden)
+    (Instance { seed: None, board, deck, reshuffle, dice, seen: None }, hidden)
 }
 
 /// One playout: `line` from `h` in a sampled future, then [`Policy::Playout`] to the end.

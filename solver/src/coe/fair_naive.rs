@@ -116,7 +116,7 @@ fn value(game: &Game<'_>, memo: &mut Memo) -> f64 {
 /// [`Game::rebind`] takes the deck from the order it is given.
 fn instance(board: u8, reshuffle: Vec<u8>) -> Instance {
     let deck = (1..=9u8).filter(|&c| c != board).collect();
-    Instance { seed: None, board, deck, reshuffle, dice: vec![[1, 1]; MAX_TURNS] }
+    Instance { seed: None, board, deck, reshuffle, dice: vec![[1, 1]; MAX_TURNS], seen: None }
 }
 
 /// Every permutation of `cards`.
