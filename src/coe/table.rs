@@ -98,7 +98,7 @@ impl<'c> CoeTable<'c> {
     /// The market and the dice as the table sees them: a card or a roll not yet told is `?`.
     fn status(&self, game: &Game<'_>) -> String {
         let parts = Parts::of(&self.record.instance);
-        let dice = if game.unseen().is_some() && game.is_started() {
+        let dice = if game.unseen().is_some() || !game.is_started() {
             "dice not rolled yet".to_string()
         } else {
             super::play::dice_text(game)
