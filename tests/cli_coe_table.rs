@@ -53,7 +53,7 @@ fn table_script(seed: u64) -> (u8, Vec<String>, bool) {
     let mut played = 0;
     let mut reshuffled = false;
     let name = |id: u8, n: usize| {
-        if n % 2 == 0 { id.to_string() } else { catalogue.card(id).expect("a card").name.to_string() }
+        if n.is_multiple_of(2) { id.to_string() } else { catalogue.card(id).expect("a card").name.to_string() }
     };
     loop {
         let instance = Instance::table(None, whole.board, &deck, &reshuffle, &dice).expect("what was typed");

@@ -317,29 +317,11 @@ pub fn analyse(
                     .chain(review.decisions.iter().map(|d| point(d.index, d.value_after)))
                     .collect(),
             },
-            Series {
-                name: "score so far".into(),
-                player: None,
-                points: std::iter::once(point(0, 0.0))
-                    .chain(
-                        review
-                            .decisions
-                            .iter()
-                            .map(|d| point(d.index, d.details["score_after"].as_f64().unwrap_or(0.0))),
-                    )
-                    .collect(),
-            },
+            score_series(&review),
         ],
     }];
     if let Some(f) = &fair {
-        let interval = |x: usize, y: f64, h: f64| {
-            let (low, high) = if h > 0.0 { (Some(y - h), Some(y + h)) } else { (None, None) };
-            Point { x: x as f64, y, low, high }
-        };
-        let points = std::iter::once(interval(0, f.start, f.start_half_width))
-            .chain(f.decisions.iter().enumerate().map(|(i, p)| interval(i + 1, p.played, p.half_width)))
-            .collect();
-        review.charts[0].series.push(Series { name: "fair-play value".into(), player: None, points });
+        review.charts[0].series.push(Series { name: "fair-play value".into(), player: None, points: f.points() });
     }
     Ok(Analysed { review, best: best_moves, searches })
 }
@@ -446,39 +428,43 @@ fn analyse_table(
         ),
     ];
     review.fair_play = Some(split);
-    let interval = |x: usize, y: f64, h: f64| {
-        let (low, high) = if h > 0.0 { (Some(y - h), Some(y + h)) } else { (None, None) };
-        Point { x: x as f64, y, low, high }
-    };
-    let point = |x: usize, y: f64| Point { x: x as f64, y, low: None, high: None };
     review.charts = vec![Chart {
         title: "Expected final score after each decision".into(),
         axis: Axis::Decision,
         x_label: "decision (0: the start)".into(),
         y_label: "points".into(),
         series: vec![
-            Series {
-                name: "expected final score".into(),
-                player: Some(0),
-                points: std::iter::once(interval(0, fair.start, fair.start_half_width))
-                    .chain(fair.decisions.iter().enumerate().map(|(i, p)| interval(i + 1, p.played, p.half_width)))
-                    .collect(),
-            },
-            Series {
-                name: "score so far".into(),
-                player: None,
-                points: std::iter::once(point(0, 0.0))
-                    .chain(
-                        review
-                            .decisions
-                            .iter()
-                            .map(|d| point(d.index, d.details["score_after"].as_f64().unwrap_or(0.0))),
-                    )
-                    .collect(),
-            },
+            Series { name: "expected final score".into(), player: Some(0), points: fair.points() },
+            score_series(&review),
         ],
     }];
     Analysed { review, best: best_moves, searches: 0 }
+}
+
+/// The chart's line of the score so far: 0 at the start, then after each decision.
+fn score_series(review: &Review) -> Series {
+    let point = |x: usize, y: f64| Point { x: x as f64, y, low: None, high: None };
+    Series {
+        name: "score so far".into(),
+        player: None,
+        points: std::iter::once(point(0, 0.0))
+            .chain(review.decisions.iter().map(|d| point(d.index, d.details["score_after"].as_f64().unwrap_or(0.0))))
+            .collect(),
+    }
+}
+
+impl FairValues {
+    /// The fair-play value at the start and after each decision, as a chart's points with the
+    /// 95% interval of each estimate.
+    fn points(&self) -> Vec<Point> {
+        let interval = |x: usize, y: f64, h: f64| {
+            let (low, high) = if h > 0.0 { (Some(y - h), Some(y + h)) } else { (None, None) };
+            Point { x: x as f64, y, low, high }
+        };
+        std::iter::once(interval(0, self.start, self.start_half_width))
+            .chain(self.decisions.iter().enumerate().map(|(i, p)| interval(i + 1, p.played, p.half_width)))
+            .collect()
+    }
 }
 
 /// The fair-play values of a played game's decisions (ruling F6).
