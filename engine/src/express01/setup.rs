@@ -57,6 +57,32 @@ pub enum SetupError {
         /// The hand dealt.
         hand: String,
     },
+    /// Not one hand per player.
+    #[error("hands: {given} given for {players} players (one hand each, in seat order)")]
+    HandCount {
+        /// Hands given.
+        given: usize,
+        /// Players.
+        players: usize,
+    },
+    /// A hand of other than six cards.
+    #[error("hands: {player} has {given} cards; each player is dealt 6 (\"deal 6 secret cards to each player\")")]
+    HandSize {
+        /// The player.
+        player: String,
+        /// Cards given.
+        given: usize,
+    },
+    /// A card dealt that is not a blue route card.
+    #[error(
+        "hands: {player}'s card {card} is not a blue route card (numbers 201 to 236); the hands are dealt from the route cards deck of the 3rd stage (\"Take the route cards deck of the 3rd stage (blue) and deal 6 secret cards to each player\")"
+    )]
+    NotDealt {
+        /// The player.
+        player: String,
+        /// The card.
+        card: u16,
+    },
     /// The blue route deck is too small to deal the starting hands.
     #[error("the blue route deck holds {held} cards, too few to deal {needed}")]
     ShortDeck {
@@ -208,6 +234,90 @@ pub fn new_game_shown(
         black_engine: first,
         decks: Some(decks.into_iter().map(|(name, cards)| (name, cards.iter().map(|c| c.0).collect())).collect()),
         round: Some(1),
+        ..PositionSetup::default()
+    })
+}
+
+/// The start of a game at the table (ruling T1): the players in seat order with the six cards
+/// each was dealt ("deal 6 secret cards to each player"), entered as the table holds them, and
+/// the card each showed for the turn order (`None`: each showed their highest, ruling G2). No
+/// deck is shuffled here: the position is a table position (`table: true`), its decks face down
+/// in an order never seen; [`super::Position::from_setup`] checks that no card is dealt more
+/// often than the box holds it.
+pub fn table_game(
+    catalogue: &Catalogue,
+    map: &str,
+    players: &[String],
+    hands: &[Vec<u16>],
+    shown: Option<&[u16]>,
+) -> Result<PositionSetup, SetupError> {
+    if catalogue.map(map).is_none() {
+        return Err(SetupError::UnknownMap {
+            map: map.to_string(),
+            known: catalogue.maps.iter().map(|m| m.id.clone()).collect::<Vec<_>>().join(", "),
+        });
+    }
+    if !PLAYERS.contains(&players.len()) {
+        return Err(SetupError::Players(players.len()));
+    }
+    for (i, p) in players.iter().enumerate() {
+        if players[..i].contains(p) {
+            return Err(SetupError::SameName(p.clone()));
+        }
+    }
+    if hands.len() != players.len() {
+        return Err(SetupError::HandCount { given: hands.len(), players: players.len() });
+    }
+    let mut dealt: Vec<Vec<CardNumber>> = Vec::new();
+    for (name, hand) in players.iter().zip(hands) {
+        if hand.len() != DEALT {
+            return Err(SetupError::HandSize { player: name.clone(), given: hand.len() });
+        }
+        for &n in hand {
+            let ok = catalogue.card(CardNumber(n)).is_some_and(|c| (c.kind, c.stage) == DEALT_FROM);
+            if !ok {
+                return Err(SetupError::NotDealt { player: name.clone(), card: n });
+            }
+        }
+        dealt.push(hand.iter().map(|&n| CardNumber(n)).collect());
+    }
+    let order = match shown {
+        None => turn_order_by_cards_shown(&dealt),
+        Some(shown) => {
+            if shown.len() != players.len() {
+                return Err(SetupError::ShownCount { given: shown.len(), players: players.len() });
+            }
+            for ((name, hand), &card) in players.iter().zip(&dealt).zip(shown) {
+                if !hand.contains(&CardNumber(card)) {
+                    let hand = hand.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ");
+                    return Err(SetupError::NotShown { player: name.clone(), card, hand });
+                }
+            }
+            let shown: Vec<CardNumber> = shown.iter().map(|&c| CardNumber(c)).collect();
+            turn_order_by_choice(&dealt, &shown)
+        }
+    };
+    let first = order.iter().position(|&o| o == 1).map(|seat| players[seat].clone());
+    Ok(PositionSetup {
+        map: map.to_string(),
+        note: Some("a game at the table".into()),
+        players: players
+            .iter()
+            .zip(hands)
+            .zip(&order)
+            .map(|((name, hand), &turn_order)| PlayerSetup {
+                name: name.clone(),
+                turn_order,
+                turn_taken: false,
+                hand: hand.clone(),
+                shares: Vec::new(),
+                share_counts: None,
+                base_cards: Vec::new(),
+            })
+            .collect(),
+        black_engine: first,
+        round: Some(1),
+        table: true,
         ..PositionSetup::default()
     })
 }
