@@ -28,16 +28,8 @@ fn seeded_record(seed: u64) -> Record {
     let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let out = temp(&format!("seeded-{seed}-{call}.json"));
     let s = seed.to_string();
-    let (code, _, err) = run(&[
-        "express01",
-        "selfplay",
-        "--seed",
-        &s,
-        "--policy",
-        "greedy",
-        "--record",
-        out.to_str().expect("path"),
-    ]);
+    let (code, _, err) =
+        run(&["express01", "selfplay", "--seed", &s, "--policy", "greedy", "--record", out.to_str().expect("path")]);
     assert_eq!(code, Some(0), "{err}");
     record::read("seeded", &std::fs::read_to_string(&out).expect("record")).expect("a record")
 }
@@ -64,8 +56,8 @@ fn table_script(seed: u64) -> Script {
     let position = Position::from_setup(start.clone(), &catalogue).expect("a position");
     let mut whole = Game::from_position(&position).expect("a game");
     let shown = table_game(&catalogue, "germany", &names, &hands, None).expect("a table start");
-    let mut table = Game::from_position(&Position::from_setup(shown, &catalogue).expect("a table position"))
-        .expect("a table game");
+    let mut table =
+        Game::from_position(&Position::from_setup(shown, &catalogue).expect("a table position")).expect("a table game");
     let mut lines = Vec::new();
     let mut turn_starts = Vec::new();
     let mut draws = 0;
@@ -98,7 +90,7 @@ fn table_script(seed: u64) -> Script {
                 let Step::Draw(d) = at_table else { unreachable!() };
                 let card = whole.decks()[d].top().expect("a card");
                 draws += 1;
-                if draws % 2 == 0 {
+                if draws.is_multiple_of(2) {
                     lines.push(format!("draw {} {card}", table.decks()[d].name));
                 } else {
                     lines.push(words);
@@ -158,7 +150,9 @@ fn a_whole_game_played_at_the_table_replays_and_is_analysed_and_advised() {
     // Characters typed for ten turns (the start's hands are typed once on the command line).
     let ten: usize = script.lines[..script.turn_starts[10]].iter().map(|l| l.len() + 1).sum();
     let hands: usize = hand_args(&script).iter().map(|h| h.len() + 1).sum();
-    eprintln!("express01 at the table: {ten} characters typed for the first ten turns, plus {hands} for the names and hands");
+    eprintln!(
+        "express01 at the table: {ten} characters typed for the first ten turns, plus {hands} for the names and hands"
+    );
     assert!(ten < 2000, "{ten}");
     let p = path.to_str().expect("path");
     for verb in ["check", "replay"] {
@@ -269,9 +263,8 @@ fn bad_input_in_play_is_named_and_nothing_entered_is_lost() {
     let script = table_script(5);
     let path = temp("bad.json");
     // The index of the first card typed alone after a draw.
-    let card_line = (1..script.lines.len())
-        .find(|&i| script.lines[i].parse::<u16>().is_ok())
-        .expect("a card typed alone");
+    let card_line =
+        (1..script.lines.len()).find(|&i| script.lines[i].parse::<u16>().is_ok()).expect("a card typed alone");
     let mut input: Vec<String> = vec!["frobnicate".into(), "C+D".into(), "build 501 on 001".into()];
     input.extend(script.lines[..card_line].iter().cloned());
     // A card that is in a hand (or of another deck) cannot come; then the right one, then undo

@@ -253,7 +253,13 @@ fn check(a: &CheckArgs) -> anyhow::Result<()> {
             catalogue.maps.iter().map(|m| m.id.as_str()).collect::<Vec<_>>().join(", "),
             position.map().id,
             position.players().len(),
-            if position.decks().is_some() {
+            if position.is_table() {
+                format!(
+                    ", a game from the table (the order of the face-down cards never seen) in round {}, {} game",
+                    position.round(),
+                    position.rules().length.name()
+                )
+            } else if position.decks().is_some() {
                 format!(
                     ", a whole game (decks given) in round {}, {} game",
                     position.round(),

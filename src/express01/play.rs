@@ -183,7 +183,11 @@ pub fn hands(given: &[String]) -> anyhow::Result<Vec<Vec<u16>>> {
                 .filter(|c| !c.trim().is_empty())
                 .map(|c| {
                     c.trim().parse::<u16>().map_err(|_| {
-                        bad(format!("--hand {}: `{}` is not a card number (the hand as `201,207,...`)", i + 1, c.trim()))
+                        bad(format!(
+                            "--hand {}: `{}` is not a card number (the hand as `201,207,...`)",
+                            i + 1,
+                            c.trim()
+                        ))
                     })
                 })
                 .collect()
@@ -218,8 +222,21 @@ fn run_table(a: &PlayArgs) -> anyhow::Result<()> {
         Some(path) => {
             let label = path.display().to_string();
             let text = crate::input::read_text(path)?;
-            let record = record::read(&label, &text).map_err(|e| bad(e.to_string()))?;
-            let table = super::table::Express01Table::resume(&catalogue, &record, &label).map_err(bad)?;
+            let table = if super::record::is_record(&text) {
+                let record = record::read(&label, &text).map_err(|e| bad(e.to_string()))?;
+                super::table::Express01Table::resume(&catalogue, &record, &label).map_err(bad)?
+            } else {
+                // A table position (`"table": true`) to start from.
+                let (_, position) = super::load_position(Some(path), &catalogue)?;
+                if !position.is_table() {
+                    return Err(bad(format!(
+                        "{label}: field `table`: not a position from the table; a position with the deck order is played without --table"
+                    )));
+                }
+                let setup: signalbox_engine::express01::position::PositionSetup =
+                    serde_json::from_str(&text).map_err(|e| bad(format!("{label}: {e}")))?;
+                super::table::Express01Table::new(&catalogue, setup).map_err(|m| bad(format!("{label}: {m}")))?
+            };
             match &a.record {
                 Some(out) => {
                     check_new(out, a.force)?;
@@ -239,7 +256,10 @@ fn run_table(a: &PlayArgs) -> anyhow::Result<()> {
             };
             check_new(out, a.force)?;
             let setup = table_start(&a.start, &a.hand, &catalogue)?;
-            (super::table::Express01Table::new(&catalogue, setup).map_err(|m| bad(format!("--hand: {m}")))?, out.clone())
+            (
+                super::table::Express01Table::new(&catalogue, setup).map_err(|m| bad(format!("--hand: {m}")))?,
+                out.clone(),
+            )
         }
     };
     crate::table::session(&mut table, Some(&save))
@@ -257,6 +277,11 @@ pub fn run(a: PlayArgs) -> anyhow::Result<()> {
     let (label, setup, start) = match &a.position {
         Some(path) => {
             let (label, position) = super::load_position(Some(path), &catalogue)?;
+            if position.is_table() {
+                return Err(bad(format!(
+                    "{label}: a position from the table (the deck order never seen) is played with --table, which asks for each card drawn"
+                )));
+            }
             let game = Game::from_position(&position).map_err(|e| bad(format!("{label}: {e}")))?;
             (label, game.to_setup(), None)
         }

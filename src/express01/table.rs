@@ -110,17 +110,17 @@ impl<'c> Express01Table<'c> {
     fn menu(&self) -> (Vec<String>, bool) {
         let legal = self.game.legal(&BestRoute);
         let long = legal.len() > MENU_LIMIT;
-        let menu = legal
-            .iter()
-            .filter(|s| !long || !matches!(s, Step::Build(_)))
-            .map(|&s| self.game.describe(s))
-            .collect();
+        let menu =
+            legal.iter().filter(|s| !long || !matches!(s, Step::Build(_))).map(|&s| self.game.describe(s)).collect();
         (menu, long)
     }
 
     fn capitals(&self) -> String {
         let g = &self.game;
-        (0..g.seats().len()).map(|p| format!("{} {}", g.seats()[p].name, g.capital(p).total())).collect::<Vec<_>>().join(", ")
+        (0..g.seats().len())
+            .map(|p| format!("{} {}", g.seats()[p].name, g.capital(p).total()))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 

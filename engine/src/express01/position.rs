@@ -462,8 +462,12 @@ fn table_decks(
         });
     }
     for (&name, &(kind, stage)) in deck_names {
-        let listed: Vec<CardNumber> =
-            setup.decks.as_ref().and_then(|d| d.get(name)).map(|d| d.iter().map(|&n| CardNumber(n)).collect()).unwrap_or_default();
+        let listed: Vec<CardNumber> = setup
+            .decks
+            .as_ref()
+            .and_then(|d| d.get(name))
+            .map(|d| d.iter().map(|&n| CardNumber(n)).collect())
+            .unwrap_or_default();
         let face_up = setup.face_up.get(name).copied().unwrap_or(0);
         if face_up > listed.len() {
             problems.push(PositionProblem::FaceUp { deck: name.to_string(), held: listed.len(), face_up });
@@ -844,7 +848,8 @@ impl<'c> Position<'c> {
             west_bonus: options.west_bonus,
             same_cell_twice: options.same_cell_twice,
         };
-        let decks_known = !setup.table && setup.decks.as_ref().is_some_and(|d| d.keys().all(|k| deck_names.contains_key(k.as_str())));
+        let decks_known =
+            !setup.table && setup.decks.as_ref().is_some_and(|d| d.keys().all(|k| deck_names.contains_key(k.as_str())));
         if decks_known {
             for card in catalogue.cards() {
                 let of_map =

@@ -423,6 +423,54 @@ mod tests {
     }
 
     #[test]
+    fn a_table_start_keeps_no_deck_order_and_tells_each_card_drawn() {
+        use crate::express01::game::{Game, StepError};
+        let catalogue = Catalogue::house();
+        let dealt = new_game(&catalogue, "germany", &names(3), 1).expect("a game");
+        let hands: Vec<Vec<u16>> = dealt.players.iter().map(|p| p.hand.clone()).collect();
+        let setup = table_game(&catalogue, "germany", &names(3), &hands, None).expect("a table start");
+        assert!(setup.table && setup.decks.is_none());
+        let position = Position::from_setup(setup.clone(), &catalogue).expect("a table position");
+        let game = Game::from_position(&position).expect("a game");
+        for d in game.decks() {
+            assert_eq!(d.face_up, 0, "{}", d.name);
+            assert!(d.cards.windows(2).all(|w| w[0] >= w[1]), "{}: number order, the lowest on top", d.name);
+        }
+        let blue = game.decks().iter().position(|d| d.name == "route-blue").expect("route-blue");
+        assert_eq!(game.decks()[blue].cards.len(), 36 - 18);
+        // The same start with the decks written in some order: the same game.
+        let mut with_order = setup.clone();
+        with_order.decks =
+            Some(game.decks().iter().map(|d| (d.name.to_string(), d.cards.iter().map(|c| c.0).collect())).collect());
+        let other =
+            Game::from_position(&Position::from_setup(with_order, &catalogue).expect("a position")).expect("a game");
+        assert_eq!(game, other);
+        assert!(game.to_setup().decks.is_some_and(|d| d.is_empty()));
+        // A card in a hand cannot come from the deck; one of the face-down cards can.
+        let mut g = game.clone();
+        let in_hand = CardNumber(hands[0][0]);
+        assert!(matches!(g.reveal(blue, in_hand), Err(StepError::CannotCome { .. })));
+        let could = g.could_come(blue);
+        assert_eq!(could.len(), 18);
+        g.reveal(blue, could[5]).expect("it can come");
+        assert_eq!(g.decks()[blue].top(), Some(could[5]));
+        // Bad hands are named.
+        assert!(matches!(
+            table_game(&catalogue, "germany", &names(3), &hands[..2], None),
+            Err(SetupError::HandCount { given: 2, players: 3 })
+        ));
+        let mut short = hands.clone();
+        short[1].pop();
+        assert!(matches!(table_game(&catalogue, "germany", &names(3), &short, None), Err(SetupError::HandSize { .. })));
+        let mut yellow = hands.clone();
+        yellow[2][0] = 101;
+        assert!(matches!(
+            table_game(&catalogue, "germany", &names(3), &yellow, None),
+            Err(SetupError::NotDealt { card: 101, .. })
+        ));
+    }
+
+    #[test]
     fn bad_requests_are_named() {
         let catalogue = Catalogue::house();
         assert!(matches!(new_game(&catalogue, "mars", &names(2), 1), Err(SetupError::UnknownMap { .. })));
