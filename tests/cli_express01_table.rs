@@ -60,7 +60,7 @@ fn table_script(seed: u64) -> Script {
         Game::from_position(&Position::from_setup(shown, &catalogue).expect("a table position")).expect("a table game");
     let mut lines = Vec::new();
     let mut turn_starts = Vec::new();
-    let mut draws = 0;
+    let mut draws = 0usize;
     for turn in &seeded.turns {
         turn_starts.push(lines.len());
         for text in &turn.steps {
