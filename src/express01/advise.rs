@@ -7,6 +7,8 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use signalbox_engine::express01::game::{Game, Phase};
 use signalbox_engine::express01::position::{ADVICE_SAMPLE_JSON, ADVICE_SAMPLE_LABEL, Position};
+use signalbox_engine::express01::record;
+use signalbox_solver::express01::analysis::TABLE_ASSUMES;
 use signalbox_solver::express01::last_round::{LastRound, Opponents, last_round};
 use signalbox_solver::express01::selfplay::BestRoute;
 use signalbox_solver::express01::turn::{Limit, TurnAnswer, best_turns_on, evaluation};
@@ -30,15 +32,47 @@ pub enum OpponentsArg {
     Paranoid,
 }
 
+/// The game at the start of turn `turn` (from 1) of a record, replayed with every rule checked;
+/// without `turn`, where the record ends (the start of its unfinished turn, if any).
+fn at_turn<'c>(
+    label: &str,
+    text: &str,
+    catalogue: &'c signalbox_engine::express01::Catalogue,
+    turn: Option<usize>,
+) -> anyhow::Result<(String, Game<'c>)> {
+    let record = record::read(label, text).map_err(|e| bad(e.to_string()))?;
+    let mut starts: Vec<Game<'c>> = Vec::new();
+    let replayed = record::replay(label, &record, catalogue, &BestRoute, &mut |g, _| {
+        if *g.phase() == Phase::Pair {
+            starts.push(g.clone());
+        }
+    })
+    .map_err(|e| bad(e.to_string()))?;
+    match turn {
+        Some(n) => match n.checked_sub(1).and_then(|i| starts.get(i)) {
+            Some(g) => Ok((format!("{label}, turn {n}"), g.clone())),
+            None => Err(bad(format!("--turn: {label} has turns 1 to {}", starts.len()))),
+        },
+        None if *replayed.game.phase() == Phase::Pair || replayed.game.is_over() => {
+            Ok((format!("{label}, its end"), replayed.game))
+        }
+        None => Ok((format!("{label}, turn {}", starts.len()), starts.pop().unwrap_or(replayed.game))),
+    }
+}
+
 /// Arguments of `express01 advise`.
 #[derive(clap::Args, Debug)]
 pub struct AdviseArgs {
-    /// A whole-game position (JSON with decks, docs/formats/express01-position.md) at the start
-    /// of a turn; default: an embedded sample (round 7 of a self-played 3-player game).
+    /// A whole-game position (JSON, docs/formats/express01-position.md) at the start of a turn,
+    /// or a game record (docs/formats/express01-record.md, see --turn); default: an embedded sample (round 7 of a self-played 3-player game).
     position: Option<PathBuf>,
     /// Content file (TOML, docs/formats/express01-content.md); default: the embedded house set.
     #[arg(long, value_name = "FILE")]
     content: Option<PathBuf>,
+    /// With a game record: advise at the start of its turn N (from 1; default: where the record
+    /// ends).
+    #[arg(long, value_name = "N")]
+    turn: Option<usize>,
     /// How many turns to list: the best and the next best, each a different plan (pair,
     /// purchases and where from, upgrades, bonus, exchange).
     #[arg(long, default_value_t = 3, value_name = "K")]
@@ -82,8 +116,16 @@ pub fn run(a: AdviseArgs) -> anyhow::Result<()> {
     }
     let (_, catalogue) = super::load_content(a.content.as_deref())?;
     let (label, text) = text_or_embedded(a.position.as_deref(), ADVICE_SAMPLE_LABEL, ADVICE_SAMPLE_JSON)?;
-    let position = Position::from_json(&label, &text, &catalogue).map_err(|e| bad(e.to_string()))?;
-    let game = Game::from_position(&position).map_err(|e| bad(format!("{label}: {e}")))?;
+    let (label, game) = if super::record::is_record(&text) {
+        at_turn(&label, &text, &catalogue, a.turn)?
+    } else {
+        if a.turn.is_some() {
+            return Err(bad(format!("--turn: {label} is a position, not a game record")));
+        }
+        let position = Position::from_json(&label, &text, &catalogue).map_err(|e| bad(e.to_string()))?;
+        (label.clone(), Game::from_position(&position).map_err(|e| bad(format!("{label}: {e}")))?)
+    };
+    let assumes = if game.is_table() { TABLE_ASSUMES } else { ASSUMES };
     if *game.phase() != Phase::Pair {
         return Err(bad(format!("{label}: the game is over; there is no turn to advise")));
     }
@@ -123,7 +165,7 @@ pub fn run(a: AdviseArgs) -> anyhow::Result<()> {
             "round": game.round(),
             "turn": game.turn(),
             "mover": name(mover),
-            "assumes": ASSUMES,
+            "assumes": assumes,
             "evaluation": EVALUATION,
             "value_now": evaluation(&game, mover),
             "best": list[0],
@@ -137,7 +179,7 @@ pub fn run(a: AdviseArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     let stop = stop_words(a.states, a.time_limit);
-    print!("{}", text_of(&label, &game, &answer, &turns, &capitals, &stop));
+    print!("{}", text_of(&label, &game, &answer, &turns, &capitals, &stop, assumes));
     if let Some(l) = &last {
         print!("{}", last_round_text(&game, l, a.opponents, &stop));
     }
@@ -214,14 +256,16 @@ fn text_of(
     turns: &[(Vec<String>, Game<'_>, i32)],
     capitals: &dyn Fn(&Game<'_>) -> Vec<(String, u32)>,
     stop: &str,
+    assumes: &str,
 ) -> String {
     let mover = game.mover();
     let name = &game.seats()[mover].name;
     let caps = |g: &Game<'_>| capitals(g).iter().map(|(n, c)| format!("{n} {c}")).collect::<Vec<_>>().join(", ");
     let mut out = format!(
-        "Express 01 · {label} · round {}, turn {}: {name} to move\nAssumed known: {ASSUMES}.\nEvaluation: {EVALUATION}.\nCapitals now: {} (value now {:+}).\n\n",
+        "Express 01 · {label} · round {}, turn {}: {name} to move\nAssumed known: {}.\nEvaluation: {EVALUATION}.\nCapitals now: {} (value now {:+}).\n\n",
         game.round(),
         game.turn(),
+        assumes.trim_end_matches('.'),
         caps(game),
         evaluation(game, mover),
     );

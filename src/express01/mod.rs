@@ -10,6 +10,7 @@ mod route;
 mod selfplay;
 pub mod selfplay_batch;
 mod start;
+mod table;
 
 use std::path::{Path, PathBuf};
 
@@ -74,9 +75,14 @@ enum Command {
     /// turn order 1 (rulebook, "Setup"; docs/rules/express-01.md, G1 and G2). The same seed is
     /// the same game on every machine.
     ///
+    /// With --table, a game at the table: nothing is shuffled; each player's six dealt cards are
+    /// given with --hand, and the start is written as a table record for `play --table`
+    /// (docs/rules/express-01.md, T1-T3).
+    ///
     /// Examples:
     ///   signalbox express01 new --players 3 --seed 7
     ///   signalbox express01 new --players 4 --map usa --names Ann,Bo,Cy,Di --out start.json
+    ///   signalbox express01 new --table --players 2 --names Ann,Bo --hand 236,230,221,212,207,201 --hand 233,228,219,215,209,204 --out game.json
     #[command(verbatim_doc_comment)]
     New(new::NewArgs),
     /// A whole game played by a built-in policy, from a seed: every seat random (each legal
@@ -93,7 +99,9 @@ enum Command {
     /// where from, the bonus company and the black engine, the turn order exchange. By a stated
     /// evaluation: the mover's capital less the strongest opponent's at the end of the turn
     /// (docs/rules/express-01.md, A1-A9). It assumes every hand and the order of every deck
-    /// known, as after a game or with open hands, and says so.
+    /// known, as after a game or with open hands, and says so; for a game from the table, the
+    /// order of the face-down cards was never seen and the answer does not depend on it (T3).
+    /// POSITION may be a game record: the advice is at the start of its turn --turn N.
     ///
     /// In the last round (an end condition met, or met by some turn of the mover), the rest of
     /// the round is also searched to the end of the game: every remaining turn, each player
@@ -109,6 +117,7 @@ enum Command {
     ///   signalbox express01 advise game.json --top 5 --json
     ///   signalbox express01 advise game.json --time-limit 10 --svg after.svg
     ///   signalbox express01 advise last-round.json --opponents paranoid
+    ///   signalbox express01 advise game.json --turn 12
     #[command(verbatim_doc_comment)]
     Advise(advise::AdviseArgs),
     /// Hot-seat play of a whole game in the terminal: the board drawn when a turn starts, the
@@ -116,16 +125,23 @@ enum Command {
     /// (grouped by kind when long) or typed in the readable form. Input is read line by line
     /// from standard input; `help` shows the notation, `board` redraws, `quit` stops.
     ///
+    /// With --table, a game played with real cards (docs/rules/express-01.md, T1-T3): signalbox
+    /// never shuffles; after each draw from face-down cards it asks which card came; `undo`
+    /// takes back the last step; the record is saved after every step.
+    ///
     /// Examples:
     ///   signalbox express01 play --players 2 --names Ann,Bo --record game.json
     ///   signalbox express01 play start.json --record game.json --force
+    ///   signalbox express01 play --table --players 2 --names Ann,Bo --hand 236,230,221,212,207,201 --hand 233,228,219,215,209,204 --record game.json
+    ///   signalbox express01 play --table game.json
     #[command(verbatim_doc_comment)]
     Play(play::PlayArgs),
     /// The review of a played game: every turn's best turn and loss by the capital lead at the
     /// end of the turn (the mover's capital less the strongest opponent's), each bonus payment
     /// checked against the best route, the capitals over the game, the turning points.
     ///
-    /// Every hand and the order of every deck are assumed known, as after the game. Each turn's
+    /// Every hand and the order of every deck are assumed known, as after the game; a game from
+    /// the table is reviewed without the order of its face-down cards, which nobody saw (T3). Each turn's
     /// search stops after --states states (default 400000, the same on every machine) or
     /// --time-limit seconds; a search cut short is marked not proven. Without RECORD, the
     /// embedded sample game (3 players, Germany, seed 1, greedy with every 4th turn random).
@@ -237,7 +253,13 @@ fn check(a: &CheckArgs) -> anyhow::Result<()> {
             catalogue.maps.iter().map(|m| m.id.as_str()).collect::<Vec<_>>().join(", "),
             position.map().id,
             position.players().len(),
-            if position.decks().is_some() {
+            if position.is_table() {
+                format!(
+                    ", a game from the table (the order of the face-down cards never seen) in round {}, {} game",
+                    position.round(),
+                    position.rules().length.name()
+                )
+            } else if position.decks().is_some() {
                 format!(
                     ", a whole game (decks given) in round {}, {} game",
                     position.round(),

@@ -22,11 +22,50 @@ pub struct NewArgs {
     /// Print the start position as JSON instead of the summary.
     #[arg(long)]
     json: bool,
+    /// A game at the table (rulings T1-T3): no deck is shuffled; each player's dealt cards are
+    /// given with --hand. Writes the start as a table record (docs/formats/express01-record.md,
+    /// "A game from the table"), the input of `express01 play --table`.
+    #[arg(long)]
+    table: bool,
+    /// With --table: the six cards dealt to a player (`201,207,...`), once per player in seat
+    /// order.
+    #[arg(long, value_name = "C,C,..", requires = "table")]
+    hand: Vec<String>,
+}
+
+/// Writes the start of a game at the table as a record.
+fn run_table(a: &NewArgs) -> anyhow::Result<()> {
+    let (_, catalogue) = super::load_content(a.game.content.as_deref())?;
+    if a.hand.is_empty() {
+        return Err(bad("--table: give each player's six dealt cards with --hand (once per player, in seat order)"));
+    }
+    let setup = super::play::table_start(&a.game, &a.hand, &catalogue)?;
+    let position = Position::from_setup(setup.clone(), &catalogue).map_err(|e| {
+        let problems: Vec<String> = e.problems.iter().map(ToString::to_string).collect();
+        bad(format!("--hand: {}", problems.join("; ")))
+    })?;
+    let game = signalbox_engine::express01::game::Game::from_position(&position).map_err(|e| bad(e.to_string()))?;
+    let record = signalbox_engine::express01::record::Recorder::from_position(
+        setup,
+        Some("played at the table (signalbox express01 play --table)".into()),
+    );
+    let text = serde_json::to_string_pretty(&record.finish(&game)).context("the record as JSON")? + "\n";
+    match &a.out {
+        Some(out) => {
+            crate::table::save_atomic(out, &text)?;
+            say!("Wrote {}", out.display());
+        }
+        None => say!("{}", text.trim_end()),
+    }
+    Ok(())
 }
 
 pub fn run(a: NewArgs) -> anyhow::Result<()> {
     if let Some(out) = &a.out {
         check_new(out, a.force)?;
+    }
+    if a.table {
+        return run_table(&a);
     }
     let start = a.game.start()?;
     let (_, catalogue) = super::load_content(a.game.content.as_deref())?;

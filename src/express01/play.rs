@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context as _;
 use signalbox_engine::express01::game::{Game, Step};
 use signalbox_engine::express01::position::Position;
-use signalbox_engine::express01::record::{Record, Recorder};
+use signalbox_engine::express01::record::{self, Record, Recorder};
 use signalbox_render::express01::text;
 use signalbox_solver::express01::selfplay::BestRoute;
 
@@ -34,6 +34,16 @@ pub struct PlayArgs {
     /// Replace an existing --record file.
     #[arg(long)]
     force: bool,
+    /// Play a game at the table: signalbox never shuffles; it asks for each card drawn from
+    /// face-down cards as it comes, and saves the record after every step. A new game takes
+    /// each player's dealt cards with --hand; POSITION is then a table record to go on with
+    /// (saved to itself unless --record names another file).
+    #[arg(long)]
+    table: bool,
+    /// With --table, a new game: the six cards dealt to a player (`201,207,...`), once per
+    /// player in seat order.
+    #[arg(long, value_name = "C,C,..", requires = "table")]
+    hand: Vec<String>,
 }
 
 /// The help shown for `?` and `help`.
@@ -163,8 +173,103 @@ fn capitals(game: &Game<'_>, values: &[u32]) -> String {
     game.seats().iter().zip(values).map(|(s, v)| format!("{} {v}", s.name)).collect::<Vec<_>>().join(", ")
 }
 
+/// The hands given with --hand, one per player.
+pub fn hands(given: &[String]) -> anyhow::Result<Vec<Vec<u16>>> {
+    given
+        .iter()
+        .enumerate()
+        .map(|(i, h)| {
+            h.split([',', ' '])
+                .filter(|c| !c.trim().is_empty())
+                .map(|c| {
+                    c.trim().parse::<u16>().map_err(|_| {
+                        bad(format!(
+                            "--hand {}: `{}` is not a card number (the hand as `201,207,...`)",
+                            i + 1,
+                            c.trim()
+                        ))
+                    })
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The start of a new game at the table from the arguments (ruling T1).
+pub fn table_start(
+    start: &super::start::StartArgs,
+    hand: &[String],
+    catalogue: &signalbox_engine::express01::Catalogue,
+) -> anyhow::Result<signalbox_engine::express01::position::PositionSetup> {
+    let hands = hands(hand)?;
+    let names = start.names()?;
+    let shown = (!start.shown.is_empty()).then_some(start.shown.as_slice());
+    let mut setup = signalbox_engine::express01::setup::table_game(catalogue, &start.map, &names, &hands, shown)
+        .map_err(|e| bad(format!("--hand/--names/--shown: {e}")))?;
+    setup.length = Some(if start.long {
+        signalbox_engine::express01::round::Length::Long
+    } else {
+        signalbox_engine::express01::round::Length::Short
+    });
+    Ok(setup)
+}
+
+/// Plays a game at the table ([`super::table::Express01Table`]): a new one from --hand, or one a
+/// table record holds.
+fn run_table(a: &PlayArgs) -> anyhow::Result<()> {
+    let (_, catalogue) = super::load_content(a.start.content.as_deref())?;
+    let (mut table, save) = match &a.position {
+        Some(path) => {
+            let label = path.display().to_string();
+            let text = crate::input::read_text(path)?;
+            let table = if super::record::is_record(&text) {
+                let record = record::read(&label, &text).map_err(|e| bad(e.to_string()))?;
+                super::table::Express01Table::resume(&catalogue, &record, &label).map_err(bad)?
+            } else {
+                // A table position (`"table": true`) to start from.
+                let (_, position) = super::load_position(Some(path), &catalogue)?;
+                if !position.is_table() {
+                    return Err(bad(format!(
+                        "{label}: field `table`: not a position from the table; a position with the deck order is played without --table"
+                    )));
+                }
+                let setup: signalbox_engine::express01::position::PositionSetup =
+                    serde_json::from_str(&text).map_err(|e| bad(format!("{label}: {e}")))?;
+                super::table::Express01Table::new(&catalogue, setup).map_err(|m| bad(format!("{label}: {m}")))?
+            };
+            match &a.record {
+                Some(out) => {
+                    check_new(out, a.force)?;
+                    (table, out.clone())
+                }
+                None => (table, path.clone()),
+            }
+        }
+        None => {
+            if a.hand.is_empty() {
+                return Err(bad(
+                    "--table: give each player's six dealt cards with --hand (once per player, in seat order), or the table record to go on with",
+                ));
+            }
+            let Some(out) = &a.record else {
+                return Err(bad("--table: give --record FILE: the record is saved there after every step"));
+            };
+            check_new(out, a.force)?;
+            let setup = table_start(&a.start, &a.hand, &catalogue)?;
+            (
+                super::table::Express01Table::new(&catalogue, setup).map_err(|m| bad(format!("--hand: {m}")))?,
+                out.clone(),
+            )
+        }
+    };
+    crate::table::session(&mut table, Some(&save))
+}
+
 /// Plays a game from standard input, one line at a time.
 pub fn run(a: PlayArgs) -> anyhow::Result<()> {
+    if a.table {
+        return run_table(&a);
+    }
     if let Some(path) = &a.record {
         check_new(path, a.force)?;
     }
@@ -172,6 +277,11 @@ pub fn run(a: PlayArgs) -> anyhow::Result<()> {
     let (label, setup, start) = match &a.position {
         Some(path) => {
             let (label, position) = super::load_position(Some(path), &catalogue)?;
+            if position.is_table() {
+                return Err(bad(format!(
+                    "{label}: a position from the table (the deck order never seen) is played with --table, which asks for each card drawn"
+                )));
+            }
             let game = Game::from_position(&position).map_err(|e| bad(format!("{label}: {e}")))?;
             (label, game.to_setup(), None)
         }

@@ -419,6 +419,33 @@ pub enum StepError {
     /// An exchange with oneself or nobody.
     #[error("exchange turn order cards with another player (\"the turn order card of any other player\")")]
     SwapWith,
+    /// A card told for a draw whose top card is known, and is another.
+    #[error("the top card of {deck} is {top}, not {card}")]
+    TopIs {
+        /// The deck.
+        deck: &'static str,
+        /// Its top card.
+        top: CardNumber,
+        /// The card told.
+        card: CardNumber,
+    },
+    /// A card told for a draw from face-down cards that is not among them.
+    #[error(
+        "card {card} cannot come from {deck}: it is not among its face-down cards (each card exists as often as the box holds it; the others are on the board, in a hand, in front of a player or face up); it is one of {could}"
+    )]
+    CannotCome {
+        /// The deck.
+        deck: &'static str,
+        /// The card told.
+        card: CardNumber,
+        /// The cards that could come, by number.
+        could: String,
+    },
+    /// A draw from face-down cards in a game from the table, with no card told.
+    #[error(
+        "the card drawn from {0} is not told: at the table each card drawn from face-down cards is named as it comes (`draw {0} 212`)"
+    )]
+    Untold(&'static str),
     /// The purchase of a share that would leave no share to take.
     #[error(
         "after this card no share of {0} could be taken: the decks would hold none and no other player may give one up"
@@ -461,6 +488,10 @@ pub struct Game<'c> {
     holdings: Vec<Vec<u32>>,
     /// Cells whose card is no longer the base card.
     upgraded: usize,
+    /// A game from the table: the face-down cards of each deck are kept in number order, the
+    /// lowest on top, because their order was never seen; each card drawn from them is told as it
+    /// comes ([`Game::reveal`], ruling T2). Not part of the state compared.
+    table: bool,
 }
 
 impl<'c> Game<'c> {
@@ -506,6 +537,7 @@ impl<'c> Game<'c> {
             stations: Vec::new(),
             holdings: Vec::new(),
             upgraded: 0,
+            table: position.is_table(),
         };
         game.recount();
         match round::to_move(&game.cards) {
@@ -741,8 +773,16 @@ impl<'c> Game<'c> {
                 })
                 .collect(),
             black_engine: self.engine.map(|p| self.seats[p].name.clone()),
+            // From the table, only the face-up cards: the order below them was never seen.
             decks: Some(
-                self.decks.iter().map(|d| (d.name.to_string(), d.cards.iter().rev().map(|c| c.0).collect())).collect(),
+                self.decks
+                    .iter()
+                    .filter(|d| !self.table || d.face_up > 0)
+                    .map(|d| {
+                        let shown = if self.table { d.face_up } else { d.cards.len() };
+                        (d.name.to_string(), d.cards.iter().rev().take(shown).map(|c| c.0).collect())
+                    })
+                    .collect(),
             ),
             face_up: self.decks.iter().filter(|d| d.face_up > 0).map(|d| (d.name.to_string(), d.face_up)).collect(),
             round: Some(self.round),
@@ -751,6 +791,61 @@ impl<'c> Game<'c> {
             end_reached: self.end_reached,
             options: (self.rules.options() != Default::default()).then(|| self.rules.options()),
             bonus_payment: None,
+            table: self.table,
+        }
+    }
+
+    // ---- the table: what was never seen ----
+
+    /// Whether this is a game from the table (ruling T2): the order of the face-down cards was
+    /// never seen.
+    pub fn is_table(&self) -> bool {
+        self.table
+    }
+
+    /// Whether `step` draws a card nobody has seen yet: a draw from a deck whose top lies face
+    /// down, in a game from the table. The card that comes is then told with [`Game::reveal`].
+    pub fn draws_unseen(&self, step: Step) -> bool {
+        match step {
+            Step::Draw(d) => self.table && self.decks.get(d).is_some_and(|d| d.face_up == 0 && !d.cards.is_empty()),
+            _ => false,
+        }
+    }
+
+    /// The cards that may come from the face-down part of deck `d`, each number once, in number
+    /// order: every card of the deck's kind and stage not seen anywhere else.
+    pub fn could_come(&self, d: usize) -> Vec<CardNumber> {
+        let Some(deck) = self.decks.get(d) else { return Vec::new() };
+        let mut cards = deck.cards[..deck.cards.len() - deck.face_up].to_vec();
+        cards.sort_unstable();
+        cards.dedup();
+        cards
+    }
+
+    /// The table tells the card that comes from deck `d`: in a game from the table, with the top
+    /// face down, `card` is put on top of the face-down cards (any order of them is as good as
+    /// another: it was never seen) and counts as seen; otherwise the top card is known and must
+    /// be `card`. The draw itself is the step [`Step::Draw`] that follows.
+    pub fn reveal(&mut self, d: usize, card: CardNumber) -> Result<(), StepError> {
+        let Some(deck) = self.decks.get_mut(d) else { return Err(StepError::NoDeck(d)) };
+        let name = deck.name;
+        let Some(top) = deck.top() else { return Err(StepError::EmptyDeck(name.to_string())) };
+        if !self.table || deck.face_up > 0 {
+            return if top == card { Ok(()) } else { Err(StepError::TopIs { deck: name, top, card }) };
+        }
+        let down = deck.cards.len() - deck.face_up;
+        // Face down, the lowest number is on top: the copy of `card` nearest the top.
+        match deck.cards[..down].iter().rposition(|&c| c == card) {
+            Some(i) => {
+                let c = deck.cards.remove(i);
+                deck.cards.push(c);
+                deck.face_up = 1;
+                Ok(())
+            }
+            None => {
+                let could: Vec<String> = self.could_come(d).iter().map(ToString::to_string).collect();
+                Err(StepError::CannotCome { deck: name, card, could: could.join(" ") })
+            }
         }
     }
 

@@ -8,7 +8,7 @@
 //! | an upgrade | `build 501 on 009`, `build 501 on 009 turned`, `build 101 on 012 depth 3` |
 //! | a share | `buy red`, then `pay ...`, then `take 103` or `take 103 from Martina` |
 //! | the bonus payment | `bonus red pays 5`, `bonus red pays 5 with engine` |
-//! | a card drawn | `draw route-blue by Martina` (`by` is optional and checked) |
+//! | a card drawn | `draw route-blue by Martina` (`by` is optional and checked); at the table, with the card that came: `draw route-blue 212 by Martina` |
 //! | the turn order | `swap Martina` |
 //! | end an action, or decline | `done` |
 //!
@@ -69,6 +69,19 @@ impl<'c> Game<'c> {
         }
     }
 
+    /// The step in the readable form with the card a draw brought, as a record of a game from the
+    /// table writes it (`draw route-blue 212 by Martina`); other steps as [`Game::describe`].
+    pub fn describe_told(&self, step: Step, told: Option<CardNumber>) -> String {
+        match (step, told) {
+            (Step::Draw(d), Some(card)) => format!(
+                "draw {} {card} by {}",
+                self.decks().get(d).map_or("?", |d| d.name),
+                self.seats()[self.decider()].name
+            ),
+            _ => self.describe(step),
+        }
+    }
+
     /// The depth of the topmost copy of `card` in its deck.
     fn topmost(&self, card: CardNumber) -> Option<usize> {
         let kind = self.catalogue().card(card)?;
@@ -76,8 +89,21 @@ impl<'c> Game<'c> {
         deck.cards.iter().rev().position(|&c| c == card)
     }
 
-    /// Reads a step in the readable form; the message says what was expected.
+    /// Reads a step in the readable form; the message says what was expected. A draw that tells
+    /// its card (`draw route-blue 212`) is read by [`Game::parse_told`].
     pub fn parse_step(&self, text: &str) -> Result<Step, String> {
+        match self.parse_told(text)? {
+            (step, None) => Ok(step),
+            (_, Some(card)) => Err(format!(
+                "`{text}`: card {card} told: the card a draw brings is told only in a game from the table (`express01 play --table`)"
+            )),
+        }
+    }
+
+    /// Reads a step in the readable form, and the card a draw tells as having come
+    /// (`draw route-blue 212 by Martina`), if any.
+    pub fn parse_told(&self, text: &str) -> Result<(Step, Option<CardNumber>), String> {
+        let mut told = None;
         let words: Vec<&str> = text.split_whitespace().collect();
         let number = |w: Option<&&str>, what: &str| -> Result<CardNumber, String> {
             let w = w.ok_or_else(|| format!("`{text}`: {what} missing"))?;
@@ -154,6 +180,13 @@ impl<'c> Game<'c> {
                     let names: Vec<&str> = self.decks().iter().map(|d| d.name).collect();
                     format!("`{text}`: no deck `{deck}` (decks: {})", names.join(", "))
                 })?;
+                let rest = match rest {
+                    [n, more @ ..] if n.parse::<u16>().is_ok() => {
+                        told = Some(number(Some(n), "the card drawn")?);
+                        more
+                    }
+                    _ => rest,
+                };
                 match rest {
                     [] => {}
                     ["by", name] => {
@@ -165,7 +198,7 @@ impl<'c> Game<'c> {
                             ));
                         }
                     }
-                    _ => return Err(format!("`{text}`: expected `by NAME` or nothing after the deck")),
+                    _ => return Err(format!("`{text}`: expected the card drawn, `by NAME` or nothing after the deck")),
                 }
                 Step::Draw(d)
             }
@@ -176,6 +209,6 @@ impl<'c> Game<'c> {
                 ));
             }
         };
-        Ok(step)
+        Ok((step, told))
     }
 }

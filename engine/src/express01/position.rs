@@ -76,6 +76,13 @@ pub struct PositionSetup {
     /// A bonus payment to be made.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bonus_payment: Option<PaymentSetup>,
+    /// A position from the table (`docs/formats/express01-position.md`, "A game from the table";
+    /// ruling T2): the order of the face-down cards of each deck was never seen. `decks` may then
+    /// be left out or list only some cards (the face-up ones on top, as `face_up` counts them);
+    /// every card of the map found nowhere else lies face down in its deck, and the order given
+    /// below the face-up cards is not used ("Shuffle the individual decks").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub table: bool,
 }
 
 /// The rule options of a game as written; absent fields take the defaults.
@@ -437,6 +444,52 @@ pub enum PositionProblem {
     },
 }
 
+/// The decks of a position from the table (ruling T2): the cards listed at the top of each deck
+/// that lie face up, as written; below them, face down, every card of the deck's kind and stage
+/// that is nowhere else, in number order, the lowest on top (the order never seen is not used).
+fn table_decks(
+    catalogue: &Catalogue,
+    setup: &PositionSetup,
+    deck_names: &BTreeMap<&'static str, (CardKind, Stage)>,
+    uses: &BTreeMap<CardNumber, Vec<String>>,
+    problems: &mut Vec<PositionProblem>,
+) -> Vec<Deck> {
+    let mut all = Vec::new();
+    for deck in setup.face_up.keys().filter(|k| !deck_names.contains_key(k.as_str())) {
+        problems.push(PositionProblem::UnknownDeck {
+            deck: deck.clone(),
+            known: deck_names.keys().copied().collect::<Vec<_>>().join(", "),
+        });
+    }
+    for (&name, &(kind, stage)) in deck_names {
+        let listed: Vec<CardNumber> = setup
+            .decks
+            .as_ref()
+            .and_then(|d| d.get(name))
+            .map(|d| d.iter().map(|&n| CardNumber(n)).collect())
+            .unwrap_or_default();
+        let face_up = setup.face_up.get(name).copied().unwrap_or(0);
+        if face_up > listed.len() {
+            problems.push(PositionProblem::FaceUp { deck: name.to_string(), held: listed.len(), face_up });
+        }
+        let face_up = face_up.min(listed.len());
+        // Face down: every copy of the deck's cards not used elsewhere (the listed face-up cards
+        // count as used), in number order with the lowest on top.
+        let mut down: Vec<CardNumber> = Vec::new();
+        for card in catalogue.cards().filter(|c| c.kind == kind && c.stage == stage) {
+            let used = uses.get(&card.number).map_or(0, |p| p.iter().filter(|w| !w.starts_with("deck ")).count());
+            let up = listed[..face_up].iter().filter(|&&n| n == card.number).count();
+            let left = usize::from(card.copies).saturating_sub(used + up);
+            down.extend(std::iter::repeat_n(card.number, left));
+        }
+        down.sort_unstable_by(|a, b| b.cmp(a));
+        let mut cards = down;
+        cards.extend(listed[..face_up].iter().rev());
+        all.push(Deck { name, kind, stage, cards, face_up });
+    }
+    all
+}
+
 /// Why a position could not be read.
 #[derive(Clone, Debug, thiserror::Error)]
 pub enum PositionError {
@@ -521,6 +574,7 @@ pub struct Position<'c> {
     rules: GameRules,
     engine_used: bool,
     end_reached: bool,
+    table: bool,
 }
 
 impl<'c> Position<'c> {
@@ -755,7 +809,9 @@ impl<'c> Position<'c> {
             }
         }
         let mut checked_decks = None;
-        if let Some(decks) = &setup.decks {
+        if setup.table {
+            checked_decks = Some(table_decks(catalogue, &setup, &deck_names, &uses, &mut problems));
+        } else if let Some(decks) = &setup.decks {
             let mut all = Vec::new();
             for (&name, &(kind, stage)) in &deck_names {
                 // Written top first, kept bottom first.
@@ -792,7 +848,8 @@ impl<'c> Position<'c> {
             west_bonus: options.west_bonus,
             same_cell_twice: options.same_cell_twice,
         };
-        let decks_known = setup.decks.as_ref().is_some_and(|d| d.keys().all(|k| deck_names.contains_key(k.as_str())));
+        let decks_known =
+            !setup.table && setup.decks.as_ref().is_some_and(|d| d.keys().all(|k| deck_names.contains_key(k.as_str())));
         if decks_known {
             for card in catalogue.cards() {
                 let of_map =
@@ -816,6 +873,7 @@ impl<'c> Position<'c> {
             rules,
             engine_used: setup.black_engine_used,
             end_reached: setup.end_reached,
+            table: setup.table,
         };
         if let Some(ps) = &setup.bonus_payment {
             if let Some(company) = &ps.company
@@ -843,6 +901,12 @@ impl<'c> Position<'c> {
             }
         }
         if problems.is_empty() { Ok(position) } else { Err(Box::new(IllegalPosition { setup, problems })) }
+    }
+
+    /// Whether the position is from the table: the order of the face-down cards of its decks was
+    /// never seen, and they are kept in number order (ruling T2).
+    pub fn is_table(&self) -> bool {
+        self.table
     }
 
     /// The content this position uses.

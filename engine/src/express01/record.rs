@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::catalogue::Catalogue;
-use super::game::{Game, GameError, Phase, Referee, Step};
+use super::game::{Game, GameError, Phase, Referee, Step, StepError};
 use super::position::{OptionsSetup, Position, PositionSetup};
 use super::round::Length;
 use super::setup::{SetupError, new_game_shown};
@@ -294,7 +294,20 @@ pub fn replay<'c>(
                     "the turn is already over; the steps after it belong to the next turn".into(),
                 ));
             }
-            let step = game.parse_step(text).map_err(|m| step_error(&game, m))?;
+            let (step, told) = game.parse_told(text).map_err(|m| step_error(&game, m))?;
+            // A card told as drawn is put where the draw takes it (ruling T2); a draw from cards
+            // nobody has seen must tell it.
+            match (step, told) {
+                (Step::Draw(d), Some(card)) => {
+                    game.check(step, referee).map_err(|e| step_error(&game, e.to_string()))?;
+                    game.reveal(d, card).map_err(|e| step_error(&game, e.to_string()))?;
+                }
+                (Step::Draw(d), None) if game.draws_unseen(step) => {
+                    let name = game.decks()[d].name;
+                    return Err(step_error(&game, StepError::Untold(name).to_string()));
+                }
+                _ => {}
+            }
             game.check(step, referee).map_err(|e| step_error(&game, e.to_string()))?;
             on_step(&game, step);
             let before = game.round();
@@ -379,6 +392,17 @@ impl Recorder {
         }
         if let Some(t) = self.record.turns.last_mut() {
             t.steps.push(game.describe(step));
+        }
+    }
+
+    /// Records `step` with the card a draw brought, as a game from the table tells it
+    /// ([`Game::describe_told`]).
+    pub fn step_told(&mut self, game: &Game<'_>, step: Step, told: Option<super::card::CardNumber>) {
+        self.step(game, step);
+        if let (Some(t), Some(_)) = (self.record.turns.last_mut(), told)
+            && let Some(last) = t.steps.last_mut()
+        {
+            *last = game.describe_told(step, told);
         }
     }
 

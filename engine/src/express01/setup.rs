@@ -57,6 +57,32 @@ pub enum SetupError {
         /// The hand dealt.
         hand: String,
     },
+    /// Not one hand per player.
+    #[error("hands: {given} given for {players} players (one hand each, in seat order)")]
+    HandCount {
+        /// Hands given.
+        given: usize,
+        /// Players.
+        players: usize,
+    },
+    /// A hand of other than six cards.
+    #[error("hands: {player} has {given} cards; each player is dealt 6 (\"deal 6 secret cards to each player\")")]
+    HandSize {
+        /// The player.
+        player: String,
+        /// Cards given.
+        given: usize,
+    },
+    /// A card dealt that is not a blue route card.
+    #[error(
+        "hands: {player}'s card {card} is not a blue route card (numbers 201 to 236); the hands are dealt from the route cards deck of the 3rd stage (\"Take the route cards deck of the 3rd stage (blue) and deal 6 secret cards to each player\")"
+    )]
+    NotDealt {
+        /// The player.
+        player: String,
+        /// The card.
+        card: u16,
+    },
     /// The blue route deck is too small to deal the starting hands.
     #[error("the blue route deck holds {held} cards, too few to deal {needed}")]
     ShortDeck {
@@ -212,6 +238,90 @@ pub fn new_game_shown(
     })
 }
 
+/// The start of a game at the table (ruling T1): the players in seat order with the six cards
+/// each was dealt ("deal 6 secret cards to each player"), entered as the table holds them, and
+/// the card each showed for the turn order (`None`: each showed their highest, ruling G2). No
+/// deck is shuffled here: the position is a table position (`table: true`), its decks face down
+/// in an order never seen; [`super::Position::from_setup`] checks that no card is dealt more
+/// often than the box holds it.
+pub fn table_game(
+    catalogue: &Catalogue,
+    map: &str,
+    players: &[String],
+    hands: &[Vec<u16>],
+    shown: Option<&[u16]>,
+) -> Result<PositionSetup, SetupError> {
+    if catalogue.map(map).is_none() {
+        return Err(SetupError::UnknownMap {
+            map: map.to_string(),
+            known: catalogue.maps.iter().map(|m| m.id.clone()).collect::<Vec<_>>().join(", "),
+        });
+    }
+    if !PLAYERS.contains(&players.len()) {
+        return Err(SetupError::Players(players.len()));
+    }
+    for (i, p) in players.iter().enumerate() {
+        if players[..i].contains(p) {
+            return Err(SetupError::SameName(p.clone()));
+        }
+    }
+    if hands.len() != players.len() {
+        return Err(SetupError::HandCount { given: hands.len(), players: players.len() });
+    }
+    let mut dealt: Vec<Vec<CardNumber>> = Vec::new();
+    for (name, hand) in players.iter().zip(hands) {
+        if hand.len() != DEALT {
+            return Err(SetupError::HandSize { player: name.clone(), given: hand.len() });
+        }
+        for &n in hand {
+            let ok = catalogue.card(CardNumber(n)).is_some_and(|c| (c.kind, c.stage) == DEALT_FROM);
+            if !ok {
+                return Err(SetupError::NotDealt { player: name.clone(), card: n });
+            }
+        }
+        dealt.push(hand.iter().map(|&n| CardNumber(n)).collect());
+    }
+    let order = match shown {
+        None => turn_order_by_cards_shown(&dealt),
+        Some(shown) => {
+            if shown.len() != players.len() {
+                return Err(SetupError::ShownCount { given: shown.len(), players: players.len() });
+            }
+            for ((name, hand), &card) in players.iter().zip(&dealt).zip(shown) {
+                if !hand.contains(&CardNumber(card)) {
+                    let hand = hand.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ");
+                    return Err(SetupError::NotShown { player: name.clone(), card, hand });
+                }
+            }
+            let shown: Vec<CardNumber> = shown.iter().map(|&c| CardNumber(c)).collect();
+            turn_order_by_choice(&dealt, &shown)
+        }
+    };
+    let first = order.iter().position(|&o| o == 1).map(|seat| players[seat].clone());
+    Ok(PositionSetup {
+        map: map.to_string(),
+        note: Some("a game at the table".into()),
+        players: players
+            .iter()
+            .zip(hands)
+            .zip(&order)
+            .map(|((name, hand), &turn_order)| PlayerSetup {
+                name: name.clone(),
+                turn_order,
+                turn_taken: false,
+                hand: hand.clone(),
+                shares: Vec::new(),
+                share_counts: None,
+                base_cards: Vec::new(),
+            })
+            .collect(),
+        black_engine: first,
+        round: Some(1),
+        table: true,
+        ..PositionSetup::default()
+    })
+}
+
 /// The stage whose route deck the starting hands come from.
 pub const DEALT_FROM: (CardKind, Stage) = (CardKind::Route, Stage::Blue);
 
@@ -309,6 +419,54 @@ mod tests {
         assert!(matches!(
             new_game_shown(&catalogue, "germany", &names(3), 4, Some(&lowest[..2])),
             Err(SetupError::ShownCount { given: 2, players: 3 })
+        ));
+    }
+
+    #[test]
+    fn a_table_start_keeps_no_deck_order_and_tells_each_card_drawn() {
+        use crate::express01::game::{Game, StepError};
+        let catalogue = Catalogue::house();
+        let dealt = new_game(&catalogue, "germany", &names(3), 1).expect("a game");
+        let hands: Vec<Vec<u16>> = dealt.players.iter().map(|p| p.hand.clone()).collect();
+        let setup = table_game(&catalogue, "germany", &names(3), &hands, None).expect("a table start");
+        assert!(setup.table && setup.decks.is_none());
+        let position = Position::from_setup(setup.clone(), &catalogue).expect("a table position");
+        let game = Game::from_position(&position).expect("a game");
+        for d in game.decks() {
+            assert_eq!(d.face_up, 0, "{}", d.name);
+            assert!(d.cards.windows(2).all(|w| w[0] >= w[1]), "{}: number order, the lowest on top", d.name);
+        }
+        let blue = game.decks().iter().position(|d| d.name == "route-blue").expect("route-blue");
+        assert_eq!(game.decks()[blue].cards.len(), 36 - 18);
+        // The same start with the decks written in some order: the same game.
+        let mut with_order = setup.clone();
+        with_order.decks =
+            Some(game.decks().iter().map(|d| (d.name.to_string(), d.cards.iter().map(|c| c.0).collect())).collect());
+        let other =
+            Game::from_position(&Position::from_setup(with_order, &catalogue).expect("a position")).expect("a game");
+        assert_eq!(game, other);
+        assert!(game.to_setup().decks.is_some_and(|d| d.is_empty()));
+        // A card in a hand cannot come from the deck; one of the face-down cards can.
+        let mut g = game.clone();
+        let in_hand = CardNumber(hands[0][0]);
+        assert!(matches!(g.reveal(blue, in_hand), Err(StepError::CannotCome { .. })));
+        let could = g.could_come(blue);
+        assert_eq!(could.len(), 18);
+        g.reveal(blue, could[5]).expect("it can come");
+        assert_eq!(g.decks()[blue].top(), Some(could[5]));
+        // Bad hands are named.
+        assert!(matches!(
+            table_game(&catalogue, "germany", &names(3), &hands[..2], None),
+            Err(SetupError::HandCount { given: 2, players: 3 })
+        ));
+        let mut short = hands.clone();
+        short[1].pop();
+        assert!(matches!(table_game(&catalogue, "germany", &names(3), &short, None), Err(SetupError::HandSize { .. })));
+        let mut yellow = hands.clone();
+        yellow[2][0] = 101;
+        assert!(matches!(
+            table_game(&catalogue, "germany", &names(3), &yellow, None),
+            Err(SetupError::NotDealt { card: 101, .. })
         ));
     }
 

@@ -117,8 +117,23 @@ pub struct Analysis<'c> {
     pub last_round: Option<LastRound>,
 }
 
+/// What a review or an advice assumes of a game from the table (rulings T1-T3): the hands as
+/// entered, the face-down cards' order never seen.
+pub const TABLE_ASSUMES: &str = "A game from the table: every hand is known as entered (ruling T1); the order of the face-down \
+     cards of each deck was never seen and the answer does not depend on it (ruling T3): a turn's value counts the cards in \
+     a hand, not which cards, and the cards a bonus payment draws come after everything the turn can still do, so the \
+     value of a turn is exact, the same for every order of the cards never seen (its expectation over them); where a \
+     search looks past a draw from face-down cards (the West's card in the same turn, the turns after it in the exact \
+     last round) it takes those cards in number order, one completion of what was never seen, the same whatever order \
+     the file gives.";
+
 /// What the values of an Express 01 review measure.
 pub fn measure(options: &AnalysisOptions) -> Measure {
+    measure_for(options, false)
+}
+
+/// What the values of an Express 01 review measure, for a game from the table or not.
+pub fn measure_for(options: &AnalysisOptions, table: bool) -> Measure {
     let cut = match (options.states, options.time_limit) {
         (Some(n), Some(t)) => format!("each turn's search stops after {n} states or {} s", t.as_secs_f64()),
         (Some(n), None) => format!("each turn's search stops after {n} states"),
@@ -130,10 +145,15 @@ pub fn measure(options: &AnalysisOptions) -> Measure {
         unit: "capital points".to_string(),
         better: Better::Higher,
         assumes: format!(
-            "Every hand and the order of every deck are known, as after the game (ruling G15). A turn's value is \
+            "{} A turn's value is \
              the mover's capital less the strongest opponent's at the end of the turn, before the next round's \
              government aid (ruling A1); the best turn is searched over that turn's choices alone, and {cut} \
-             (a search cut short is marked not proven; its loss is against the best turn found)."
+             (a search cut short is marked not proven; its loss is against the best turn found).",
+            if table {
+                TABLE_ASSUMES
+            } else {
+                "Every hand and the order of every deck are known, as after the game (ruling G15)."
+            }
         ),
     }
 }
@@ -282,10 +302,13 @@ fn assemble<'c>(
         });
         best_turns.push(best);
     }
-    let from = record.start.as_ref().map_or_else(|| "from a position".to_string(), |s| format!("seed {}", s.seed));
+    let from = record.start.as_ref().map_or_else(
+        || if end.is_table() { "from the table".to_string() } else { "from a position".to_string() },
+        |s| format!("seed {}", s.seed),
+    );
     let title =
         format!("{file} · {} players, {} {} game, {from}", names.len(), end.map().id, end.rules().length.name());
-    let mut review = Review::new("express01", title, names.clone(), measure(options), decisions);
+    let mut review = Review::new("express01", title, names.clone(), measure_for(options, end.is_table()), decisions);
     review.charts = charts(&names, &capitals, &review);
     review.facts = facts(&end, record, turns.len());
     let last_round = exact_last_round(&turns, &end, &names, options);
@@ -457,11 +480,16 @@ fn facts(end: &Game<'_>, record: &Record, turns: usize) -> Vec<String> {
             record.turns.len()
         ));
     }
-    out.push(
+    out.push(if end.is_table() {
+        "Assumed known: every hand as entered; the order of the face-down cards was never seen and no answer depends \
+         on it (rulings T1-T3). The evaluation: the mover's capital less the strongest opponent's at the end of the \
+         turn (ruling A1)."
+            .to_string()
+    } else {
         "Assumed known: every hand and the order of every deck, as after the game. The evaluation: the mover's capital \
          less the strongest opponent's at the end of the turn (ruling A1)."
-            .to_string(),
-    );
+            .to_string()
+    });
     out
 }
 
