@@ -79,7 +79,8 @@ enum Command {
     #[command(verbatim_doc_comment, alias = "plan")]
     Advise(PlanArgs),
     /// Checks a position (and --content) against every rule and lists every problem found, or
-    /// says it is legal. Exit code 0 for a legal position, 2 for an illegal one.
+    /// says it is legal. Exit code 0 for a legal position, 2 for an illegal one. A game record
+    /// (a table record too) is replayed with every move checked.
     ///
     /// Examples:
     ///   signalbox railways check position.json
@@ -725,6 +726,44 @@ fn check(a: &CheckArgs) -> anyhow::Result<()> {
         Err(ContentError::Invalid { file, problems }) => return refused(file, "not legal content", problems),
     };
     let (label, text) = text_or_embedded(a.sources.position.as_deref(), SAMPLE_POSITION_LABEL, SAMPLE_POSITION_JSON)?;
+    if is_record(&text) {
+        // A game record: every move replayed with every rule checked.
+        let replayed = match replay(content.clone(), &label, &text) {
+            Ok(r) => r,
+            Err(e) => {
+                let what =
+                    if matches!(e, PositionError::Syntax(_)) { "not a record file" } else { "not a legal record" };
+                let (file, problems) = problems_of(&e);
+                return refused(file, what, problems);
+            }
+        };
+        let game = &replayed.game;
+        let state = if game.is_over() {
+            "the game is over".to_string()
+        } else {
+            format!("{} to play", game.players()[game.active()].colour)
+        };
+        if a.json {
+            let out = json!({
+                "legal": true,
+                "record": label,
+                "content": content_label,
+                "problems": [],
+                "turns": game.turns(),
+                "under_way": replayed.under_way,
+                "over": game.is_over(),
+                "winners": game.winners(),
+            });
+            say!("{}", serde_json::to_string_pretty(&out)?);
+            return Ok(());
+        }
+        say!("{content_label}: {}", content_label_of(&content));
+        say!(
+            "{label}: a legal Railways Express record: {} replayed, every move checked; {state}",
+            count(game.turns() as usize + usize::from(replayed.under_way), "turn", "turns")
+        );
+        return Ok(());
+    }
     let game = match Game::from_json(content.clone(), &label, &text) {
         Ok(g) => g,
         Err(e) => {

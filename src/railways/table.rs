@@ -2,7 +2,7 @@
 //! never rolls: it asks for each roll as it is rolled; from a seed (`--seed N`) it rolls the dice
 //! itself. Moves are typed in the words the text output prints, in short forms, or by menu number;
 //! the record holds what happened, in order (docs/formats/railways-position.md, "A game from the
-//! table"; rulings T4 to T7 in docs/rules/railways-express.md, "At the table").
+//! table"; rulings K1 to K6 in docs/rules/railways-express.md, "At the table").
 
 use std::sync::Arc;
 
@@ -13,6 +13,7 @@ use signalbox_engine::railways::dice::{Die, Roll};
 use signalbox_engine::railways::game::{Game, Illegal, Phase};
 use signalbox_engine::railways::options::Options;
 use signalbox_engine::railways::record::{Move, RecordSetup, replay_setup, roll_words};
+use signalbox_engine::railways::terrain::TerrainFace;
 use signalbox_engine::railways::track::{Ends, Side};
 
 use crate::table::{Ask, TableGame};
@@ -135,7 +136,7 @@ impl RailwaysTable {
         dice: Option<u64>,
     ) -> Result<RailwaysTable, String> {
         if options.service_bounties && dice.is_none() {
-            return Err("the Service Bounty cards are not yet entered at the table: play them from a seed (--seed N), or without them (ruling T7)".into());
+            return Err("the Service Bounty cards are not yet entered at the table: play them from a seed (--seed N), or without them".into());
         }
         let record = RecordSetup { seats: seats.to_vec(), options, seed: dice.unwrap_or(0), turns: Vec::new() };
         RailwaysTable::resume(content, record, dice, "the new game")
@@ -150,7 +151,7 @@ impl RailwaysTable {
     ) -> Result<RailwaysTable, String> {
         if record.options.service_bounties && dice.is_none() {
             return Err(format!(
-                "{file}: field `options.service_bounties`: the Service Bounty cards are not yet entered at the table: play them from a seed (--seed N) (ruling T7)"
+                "{file}: field `options.service_bounties`: the Service Bounty cards are not yet entered at the table: play them from a seed (--seed N)"
             ));
         }
         let game = replay_setup(content.clone(), file, &record).map_err(|e| e.to_string())?.game;
@@ -184,7 +185,7 @@ impl RailwaysTable {
         seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add((turn as u64).wrapping_mul(64) + k as u64)
     }
 
-    /// The steps nobody has to type: the end of a turn that no build is left to (ruling T5),
+    /// The steps nobody has to type: the end of a turn that no build is left to,
     /// and, from a seed, the roll. Their words, if any.
     fn settle(&mut self) -> Result<Vec<String>, String> {
         let mut said = Vec::new();
@@ -228,7 +229,13 @@ impl RailwaysTable {
             return Some(Ok(Move::Build { at, ends, slot }));
         }
         let mut first_error = None;
-        for k in 0..4u8 {
+        // A slot whose terrain die names a terrain first, one showing any terrain last: the
+        // any-terrain slot is kept for a build nothing else allows.
+        let mut order: Vec<u8> = (0..4).collect();
+        if let Some(slots) = self.game.slots() {
+            order.sort_by_key(|&k| slots[usize::from(k)].0.terrain == TerrainFace::Any);
+        }
+        for k in order {
             match self.game.check_build(hex, ends, k) {
                 Ok(()) => return Some(Ok(Move::Build { at, ends, slot: k })),
                 Err(Illegal::Slot(_)) => {}

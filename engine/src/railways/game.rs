@@ -327,6 +327,16 @@ impl Game {
         &self.bounties
     }
 
+    /// The Service Bounty deck below the face-up cards put in an order drawn from `seed` (a
+    /// ChaCha8 generator): what the table has not seen, filled in one way. A play-out from a
+    /// position draws it so, and never reads the order a record's seed or a position wrote
+    /// (rulebook: Rules for Cards, the deck is shuffled; ruling K2 in
+    /// `docs/rules/railways-express.md`).
+    pub fn shuffle_unseen_bounties(&mut self, seed: u64) {
+        self.bounty_deck.sort_unstable();
+        self.bounty_deck.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
+    }
+
     /// Whether the game is over.
     pub fn is_over(&self) -> bool {
         self.phase == Phase::Over
