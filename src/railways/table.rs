@@ -507,8 +507,7 @@ impl TableGame for RailwaysTable {
     fn undo(&mut self) -> Result<String, String> {
         let mut taken = Vec::new();
         let mut record = self.record.clone();
-        loop {
-            let Some(turn) = record.turns.last_mut() else { break };
+        while let Some(turn) = record.turns.last_mut() {
             let Some(m) = turn.pop() else { break };
             if turn.is_empty() {
                 record.turns.pop();
