@@ -2,6 +2,8 @@
 
 mod analyse;
 pub mod odds_file;
+mod play;
+mod table;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -15,7 +17,7 @@ use signalbox_engine::railways::colour::{CityColour, Colour};
 use signalbox_engine::railways::dice::Roll;
 use signalbox_engine::railways::game::{Action, Game};
 use signalbox_engine::railways::position::{PositionError, SAMPLE_POSITION_JSON, SAMPLE_POSITION_LABEL};
-use signalbox_engine::railways::record::{Replay, replay};
+use signalbox_engine::railways::record::{Move, Replay, read, replay, replay_setup};
 use signalbox_engine::railways::track::Ends;
 use signalbox_solver::railways::link::{Linked, NoPlan, link_all};
 use signalbox_solver::railways::odds::{Odds, OddsOptions, odds, play_games, tally};
@@ -66,10 +68,19 @@ enum Command {
     /// under the dice alone (re-rolls and the other players left out). Each re-roll of one or
     /// two dice is valued the same way, averaged over the new faces, with the plan of the
     /// position held fixed.
-    #[command(verbatim_doc_comment)]
-    Plan(PlanArgs),
+    ///
+    /// POSITION may also be a game record (docs/formats/railways-position.md, Record; a table
+    /// record as `railways play --table` saves it): the position is the start of record turn
+    /// --turn N (from 1; default: the turn under way, or the next), and the roll is the one
+    /// rolled in that turn, if any. Only what was seen by then is used: later turns never
+    /// change the advice. `plan` is another name for `advise`.
+    ///
+    ///   signalbox railways advise game.json --turn 12
+    #[command(verbatim_doc_comment, alias = "plan")]
+    Advise(PlanArgs),
     /// Checks a position (and --content) against every rule and lists every problem found, or
-    /// says it is legal. Exit code 0 for a legal position, 2 for an illegal one.
+    /// says it is legal. Exit code 0 for a legal position, 2 for an illegal one. A game record
+    /// (a table record too) is replayed with every move checked.
     ///
     /// Examples:
     ///   signalbox railways check position.json
@@ -117,6 +128,40 @@ enum Command {
     ///   signalbox railways analyse --json --games 100
     #[command(verbatim_doc_comment)]
     Analyse(analyse::AnalyseArgs),
+    /// The start of a game as a record: at the table (the players roll) or dealt from a seed
+    /// (signalbox rolls every die). `railways play RECORD` goes on with it.
+    ///
+    /// Examples:
+    ///   signalbox railways new --out game.json
+    ///   signalbox railways new --players blue,red --seed 7 --out seed7.json
+    ///   signalbox railways play --table game.json
+    #[command(verbatim_doc_comment)]
+    New(play::NewArgs),
+    /// Plays a game in the terminal, one step a line (lines can come from a file: `< steps.txt`).
+    ///
+    /// With --table, a game played at the table: signalbox never rolls. It asks for each roll as
+    /// it is rolled (track dice then terrain dice: `ss sc p a`), takes the pairing (`p` straight,
+    /// `x` crossed), a re-roll with a cube (`reroll` and the dice after), each build as the sides
+    /// and the hex (`e-w 5 4`, the hex as [column, row] everywhere) or by its menu number, and
+    /// `end`; a turn with no build left ends by itself. The record is saved after every step,
+    /// so a crash loses nothing. `undo` takes back the last step, `board` draws the table again,
+    /// `help` lists the words. With --seed, signalbox rolls the dice from the seed.
+    ///
+    /// Examples:
+    ///   signalbox railways play --table --record game.json
+    ///   signalbox railways play --table --players red,blue --record game.json
+    ///   signalbox railways play game.json --table
+    ///   signalbox railways play --seed 7 --record seed7.json
+    #[command(verbatim_doc_comment)]
+    Play(play::PlayArgs),
+    /// A whole game played by the built-in player: every player follows its minimum link plan
+    /// and plays each roll at its best for it (as `odds` plays games out), the dice from --seed.
+    ///
+    /// Examples:
+    ///   signalbox railways selfplay --seed 3
+    ///   signalbox railways selfplay --players blue,red --seed 3 --out game.json
+    #[command(verbatim_doc_comment)]
+    Selfplay(play::SelfplayArgs),
 }
 
 /// Where the components and the position come from.
@@ -161,6 +206,10 @@ struct PlanArgs {
     /// --roll. The answer does not depend on it.
     #[arg(long, value_name = "T", allow_negative_numbers = true, value_parser = crate::flags::threads)]
     threads: Option<usize>,
+    /// With a record: the position at the start of record turn N (from 1); default: the turn
+    /// under way, or the next one.
+    #[arg(long, value_name = "N")]
+    turn: Option<usize>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -231,7 +280,10 @@ struct OddsArgs {
 /// Runs a Railways Express command.
 pub fn run(args: Args) -> anyhow::Result<()> {
     match args.command {
-        Command::Plan(a) => plan(a),
+        Command::Advise(a) => plan(a),
+        Command::New(a) => play::run_new(a),
+        Command::Play(a) => play::run_play(a),
+        Command::Selfplay(a) => play::run_selfplay(a),
         Command::Check(a) => check(&a),
         Command::Replay(a) => run_replay(&a),
         Command::Odds(a) => run_odds(a),
@@ -260,6 +312,45 @@ fn load(sources: &Sources) -> anyhow::Result<(String, Game)> {
     let (label, text) = text_or_embedded(sources.position.as_deref(), SAMPLE_POSITION_LABEL, SAMPLE_POSITION_JSON)?;
     let game = Game::from_json(content, &label, &text).map_err(|e| bad(e.to_string()))?;
     Ok((label, game))
+}
+
+/// Whether `text` is a game record (its `turns` a list of turns) rather than a position.
+fn is_record(text: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(text).ok().is_some_and(|v| v.get("turns").is_some_and(|t| t.is_array()))
+}
+
+/// The position `advise` answers: a position file, or the start of record turn `turn` (from 1;
+/// default the turn under way, or the next) with the roll rolled in it. Only the record's turns
+/// before it and that roll are read: nothing that was not yet seen.
+fn load_advised(sources: &Sources, turn: Option<usize>) -> anyhow::Result<(String, Game, Option<Roll>)> {
+    let (_, content) = load_content(sources.content.as_deref())?;
+    let (label, text) = text_or_embedded(sources.position.as_deref(), SAMPLE_POSITION_LABEL, SAMPLE_POSITION_JSON)?;
+    if !is_record(&text) {
+        if turn.is_some() {
+            return Err(bad(format!("--turn: {label} is a position, not a game record")));
+        }
+        let game = Game::from_json(content, &label, &text).map_err(|e| bad(e.to_string()))?;
+        return Ok((label, game, None));
+    }
+    let (mut record, replayed) = read(content.clone(), &label, &text).map_err(|e| bad(e.to_string()))?;
+    let played = record.turns.len();
+    let n = match turn {
+        Some(0) => return Err(bad("--turn 0: turns count from 1")),
+        Some(n) if n > played + 1 || (n == played + 1 && replayed.game.is_over()) => {
+            return Err(bad(format!("--turn {n}: {label} holds {played} turns")));
+        }
+        Some(n) => n,
+        None if replayed.under_way || replayed.game.is_over() => played.max(1),
+        None => played + 1,
+    };
+    let roll = record.turns.get(n - 1).and_then(|t| t.first()).and_then(|m| match m {
+        Move::Roll { roll, .. } => Some(*roll),
+        _ => None,
+    });
+    record.turns.truncate(n - 1);
+    let game = replay_setup(content, &label, &record).map_err(|e| bad(e.to_string()))?.game;
+    let label = format!("{label}, turn {n}");
+    Ok((label, game, roll))
 }
 
 fn content_label(content: &Content) -> String {
@@ -300,7 +391,7 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
     if let Some(path) = &a.svg {
         check_new(path, a.force)?;
     }
-    let (label, game) = load(&a.sources)?;
+    let (label, game, rolled) = load_advised(&a.sources, a.turn)?;
     let player = match &a.player {
         Some(p) => {
             let c: Colour = p.parse().map_err(|e: String| bad(format!("--player: {e}")))?;
@@ -312,6 +403,12 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
         None => game.players()[game.active()].colour,
     };
     let roll: Option<Roll> = match &a.roll {
+        None if a.player.is_none()
+            || a.player.as_deref().and_then(|p| p.parse::<Colour>().ok())
+                == Some(game.players()[game.active()].colour) =>
+        {
+            rolled
+        }
         None => None,
         Some(r) => {
             let roll: Roll = r.parse().map_err(|e: String| bad(format!("--roll: {e}")))?;
@@ -629,6 +726,44 @@ fn check(a: &CheckArgs) -> anyhow::Result<()> {
         Err(ContentError::Invalid { file, problems }) => return refused(file, "not legal content", problems),
     };
     let (label, text) = text_or_embedded(a.sources.position.as_deref(), SAMPLE_POSITION_LABEL, SAMPLE_POSITION_JSON)?;
+    if is_record(&text) {
+        // A game record: every move replayed with every rule checked.
+        let replayed = match replay(content.clone(), &label, &text) {
+            Ok(r) => r,
+            Err(e) => {
+                let what =
+                    if matches!(e, PositionError::Syntax(_)) { "not a record file" } else { "not a legal record" };
+                let (file, problems) = problems_of(&e);
+                return refused(file, what, problems);
+            }
+        };
+        let game = &replayed.game;
+        let state = if game.is_over() {
+            "the game is over".to_string()
+        } else {
+            format!("{} to play", game.players()[game.active()].colour)
+        };
+        if a.json {
+            let out = json!({
+                "legal": true,
+                "record": label,
+                "content": content_label,
+                "problems": [],
+                "turns": game.turns(),
+                "under_way": replayed.under_way,
+                "over": game.is_over(),
+                "winners": game.winners(),
+            });
+            say!("{}", serde_json::to_string_pretty(&out)?);
+            return Ok(());
+        }
+        say!("{content_label}: {}", content_label_of(&content));
+        say!(
+            "{label}: a legal Railways Express record: {} replayed, every move checked; {state}",
+            count(game.turns() as usize + usize::from(replayed.under_way), "turn", "turns")
+        );
+        return Ok(());
+    }
     let game = match Game::from_json(content.clone(), &label, &text) {
         Ok(g) => g,
         Err(e) => {

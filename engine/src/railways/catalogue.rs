@@ -151,6 +151,24 @@ pub const fn offset_to_hex(col: i32, row: i32) -> Hex {
     Hex::new(col - (row - (row & 1)) / 2, row)
 }
 
+/// The column and row of `hex` in a map whose odd rows sit half a hex further east: the inverse
+/// of [`offset_to_hex`], the one way signalbox names a hex to players, in files, messages and
+/// pictures (`[5, 4]`).
+pub const fn hex_to_offset(hex: Hex) -> [i32; 2] {
+    [hex.q + (hex.r - (hex.r & 1)) / 2, hex.r]
+}
+
+/// A hex as players name it: `[column, row]` of the map's rows ([`hex_to_offset`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct At(pub Hex);
+
+impl std::fmt::Display for At {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let [c, r] = hex_to_offset(self.0);
+        write!(f, "[{c}, {r}]")
+    }
+}
+
 impl Content {
     /// The embedded house map.
     pub fn house() -> Content {
@@ -178,10 +196,10 @@ impl Content {
         let mut city_at = HashMap::new();
         for (i, c) in cities.iter().enumerate() {
             if !hexes.contains_key(&c.hex) {
-                return Err(format!("{} is on {}, not a hex of the map", c.name, c.hex));
+                return Err(format!("{} is on {}, not a hex of the map", c.name, At(c.hex)));
             }
             if city_at.insert(c.hex, i).is_some() {
-                return Err(format!("two cities on {}", c.hex));
+                return Err(format!("two cities on {}", At(c.hex)));
             }
         }
         let offsets = hexes.keys().map(|&h| (h, (h.q + (h.r - (h.r & 1)) / 2, h.r))).collect();

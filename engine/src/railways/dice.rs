@@ -91,6 +91,17 @@ impl Roll {
         Roll { track: t, terrain: [terrain(), terrain()] }
     }
 
+    /// The roll a ChaCha8 generator seeded with `seed` makes: a game whose dice signalbox rolls
+    /// from a seed (`railways play --seed`) draws each roll so, whatever was played before.
+    pub fn seeded(faces: &DiceFaces, seed: u64) -> Roll {
+        Roll::random(faces, &mut <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(seed))
+    }
+
+    /// This roll with `dice` rolled again by a ChaCha8 generator seeded with `seed`.
+    pub fn reroll_seeded(self, faces: &DiceFaces, dice: &[Die], seed: u64) -> Roll {
+        self.reroll(faces, dice, &mut <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(seed))
+    }
+
     /// This roll with `dice` rolled again.
     pub fn reroll<R: Rng + ?Sized>(mut self, faces: &DiceFaces, dice: &[Die], rng: &mut R) -> Roll {
         for die in dice {

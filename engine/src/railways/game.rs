@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::grid::hex::Hex;
 
-use super::catalogue::{CityId, Content, Supply};
+use super::catalogue::{At, CityId, Content, Supply};
 use super::colour::{CityColour, Colour};
 use super::dice::{Die, Roll, Slot};
 use super::options::{GrayExits, Options};
@@ -119,7 +119,7 @@ impl fmt::Display for Action {
                 write!(f, "spend a cube to roll {} again: {roll}", dice.join(" and "))
             }
             Action::Pair { crossed } => write!(f, "pair the dice {}", if *crossed { "crossed" } else { "straight" }),
-            Action::Build { hex, ends, slot } => write!(f, "build {ends} on {hex} with slot {slot}"),
+            Action::Build { hex, ends, slot } => write!(f, "build {ends} on {} with slot {slot}", At(*hex)),
             Action::End => f.write_str("end the turn"),
         }
     }
@@ -158,7 +158,7 @@ pub enum Illegal {
     #[error("{0}")]
     Hex(String),
     /// The tile joins no track or city the player may build from.
-    #[error("the tile on {0} extends none of your track and leaves none of your linked cities")]
+    #[error("the tile on {} extends none of your track and leaves none of your linked cities", At(*.0))]
     Unjoined(Hex),
     /// A city the tile may not enter.
     #[error("{0}")]
@@ -327,6 +327,16 @@ impl Game {
         &self.bounties
     }
 
+    /// The Service Bounty deck below the face-up cards put in an order drawn from `seed` (a
+    /// ChaCha8 generator): what the table has not seen, filled in one way. A play-out from a
+    /// position draws it so, and never reads the order a record's seed or a position wrote
+    /// (rulebook: Rules for Cards, the deck is shuffled; ruling K2 in
+    /// `docs/rules/railways-express.md`).
+    pub fn shuffle_unseen_bounties(&mut self, seed: u64) {
+        self.bounty_deck.sort_unstable();
+        self.bounty_deck.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
+    }
+
     /// Whether the game is over.
     pub fn is_over(&self) -> bool {
         self.phase == Phase::Over
@@ -390,20 +400,25 @@ impl Game {
             return Err(Illegal::Kind { kind: s.kind, ends });
         }
         let Some(terrain) = self.content.terrain(hex) else {
-            return Err(Illegal::Hex(format!("{hex} is not a hex of the board")));
+            return Err(Illegal::Hex(format!("{} is not a hex of the board", At(hex))));
         };
         if let Some(&c) = self.content.city_at.get(&hex) {
             return Err(Illegal::Hex(format!(
-                "{hex} is the city of {}; tiles go between cities",
+                "{} is the city of {}; tiles go between cities",
+                At(hex),
                 self.content.cities[c].name
             )));
         }
         if !s.terrain.allows(terrain) {
-            return Err(Illegal::Hex(format!("{hex} is {terrain}, and the slot's terrain die shows {}", s.terrain)));
+            return Err(Illegal::Hex(format!(
+                "{} is {terrain}, and the slot's terrain die shows {}",
+                At(hex),
+                s.terrain
+            )));
         }
         let me = &self.players[seat];
         if self.track(me.colour, hex).is_some() {
-            return Err(Illegal::Hex(format!("{hex} already holds a tile of yours")));
+            return Err(Illegal::Hex(format!("{} already holds a tile of yours", At(hex))));
         }
         if self.supply.left(s.kind, self.takes_crossing(hex)) == 0 {
             return Err(Illegal::Supply(s.kind.to_string()));
@@ -426,7 +441,7 @@ impl Game {
                     _ => {}
                 }
                 if self.entered_from(city, side.opposite()) {
-                    return Err(Illegal::Entry(format!("another tile on {hex} already enters {name}")));
+                    return Err(Illegal::Entry(format!("another tile on {} already enters {name}", At(hex))));
                 }
                 let leaves = c.colour != CityColour::Gray || self.options.gray_exits == GrayExits::Allowed;
                 anchored |= leaves && me.linked.contains(&city);
@@ -558,7 +573,7 @@ impl Game {
         for (i, &(hex, ends)) in tiles.iter().enumerate() {
             let kind = ends
                 .kind(self.options.curve)
-                .ok_or_else(|| (i, Illegal::Hex(format!("no tile lays the track {ends} on {hex}"))))?;
+                .ok_or_else(|| (i, Illegal::Hex(format!("no tile lays the track {ends} on {}", At(hex)))))?;
             game.check_tile(seat, hex, ends, Slot { kind, terrain: super::terrain::TerrainFace::Any })
                 .map_err(|e| (i, e))?;
             game.build(seat, hex, ends);
@@ -633,13 +648,13 @@ impl Game {
         let mut seen: BTreeSet<(Hex, Colour)> = BTreeSet::new();
         for t in &self.tiles {
             if content.terrain(t.hex).is_none() || content.city_at.contains_key(&t.hex) {
-                out.push(format!("a {} tile on {}, not a hex between the cities", t.owner, t.hex));
+                out.push(format!("a {} tile on {}, not a hex between the cities", t.owner, At(t.hex)));
             }
             if !seen.insert((t.hex, t.owner)) {
-                out.push(format!("two {} tiles on {}", t.owner, t.hex));
+                out.push(format!("two {} tiles on {}", t.owner, At(t.hex)));
             }
             if t.ends.kind(self.options.curve).is_none() {
-                out.push(format!("the {} tile on {} lays {}, which no tile has", t.owner, t.hex, t.ends));
+                out.push(format!("the {} tile on {} lays {}, which no tile has", t.owner, At(t.hex), t.ends));
             }
         }
         for (c, city) in content.cities.iter().enumerate() {

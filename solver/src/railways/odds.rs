@@ -165,6 +165,9 @@ pub fn tally(seats: &[Colour], outcomes: &[Outcome]) -> Odds {
 /// Game `index` from `game`: the dice from `seed + index`, every player following its policy.
 pub fn play_game(game: &Game, seed: u64, index: u64) -> Outcome {
     let mut g = game.clone();
+    // The bounty cards not yet turned up come in an order of this game's own drawing, never
+    // the one the position or the record's seed holds.
+    g.shuffle_unseen_bounties(seed.wrapping_add(index));
     let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_add(index));
     let start = g.turns();
     while !g.is_over() && g.turns() - start < TURN_LIMIT {
