@@ -30,7 +30,10 @@ pub fn run(a: AnalyseArgs) -> anyhow::Result<()> {
     let record = read_game_record(&label, &text).map_err(|e| bad(e.to_string()))?;
     let options = PlanOptions { time_limit: a.flags.time_limit, threads: a.flags.threads, ..PlanOptions::default() };
     let bar = crate::flags::progress(record.turns.len() as u64, "turns", a.flags.quiet || a.flags.json);
-    let title = format!("Cube Express · {label} · {} players, seed {}", record.players, record.seed);
+    let title = match record.seed {
+        Some(seed) => format!("Cube Express · {label} · {} players, seed {seed}", record.players),
+        None => format!("Cube Express · {label} · {} players, a game from the table", record.players),
+    };
     let analysis = review_of(content, &record, &label, &options, &|done| bar.set_position(done as u64));
     bar.finish_and_clear();
     let mut analysis = match analysis {
