@@ -341,6 +341,10 @@ pub struct Record {
     /// said). Shorter than `turns` when the last turns say nothing. A game from the table says
     /// it for every turn that turns a tile up; a dealt game may say it, and the replay checks it.
     pub drawn: Vec<Option<u8>>,
+    /// The turn in progress at the table when the record was saved: its actions so far and the
+    /// tile it turned up, if any (`unfinished` in the file; a table session saves after every
+    /// step). The replay stops before it; `play --table` goes on with it.
+    pub unfinished: Option<(Vec<Action>, Option<u8>)>,
 }
 
 impl Serialize for Record {
@@ -354,6 +358,8 @@ impl Serialize for Record {
             table: Option<&'a TableStart>,
             options: Options,
             turns: Vec<TurnOut<'a>>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            unfinished: Option<TurnOut<'a>>,
         }
         #[derive(Serialize)]
         #[serde(untagged)]
@@ -381,8 +387,20 @@ impl Serialize for Record {
                 }
             })
             .collect();
-        Out { players: self.players, seed: self.seed, table: self.table.as_ref(), options: self.options, turns }
-            .serialize(s)
+        let unfinished = self.unfinished.as_ref().map(|(actions, drawn)| TurnOut::Object {
+            player: None,
+            actions,
+            drawn: *drawn,
+        });
+        Out {
+            players: self.players,
+            seed: self.seed,
+            table: self.table.as_ref(),
+            options: self.options,
+            turns,
+            unfinished,
+        }
+        .serialize(s)
     }
 }
 
@@ -428,6 +446,8 @@ struct RawRecord {
     options: Options,
     #[serde(default)]
     turns: Vec<RawTurn>,
+    #[serde(default)]
+    unfinished: Option<RawTurn>,
 }
 
 impl TryFrom<RawRecord> for Record {
@@ -461,6 +481,7 @@ impl TryFrom<RawRecord> for Record {
             turns: raw.turns.into_iter().map(|t| t.actions).collect(),
             seats,
             drawn,
+            unfinished: raw.unfinished.map(|t| (t.actions, t.drawn)),
         })
     }
 }
@@ -599,7 +620,7 @@ pub enum RecordError {
 impl Record {
     /// A record of plain turns (no player named).
     pub fn new(players: usize, seed: u64, options: Options, turns: Vec<Vec<Action>>) -> Record {
-        Record { players, seed: Some(seed), table: None, options, turns, seats: Vec::new(), drawn: Vec::new() }
+        Record { players, seed: Some(seed), table: None, options, turns, seats: Vec::new(), drawn: Vec::new(), unfinished: None }
     }
 
     /// A record of a game from the table, no turn played yet.
@@ -612,6 +633,7 @@ impl Record {
             turns: Vec::new(),
             seats: Vec::new(),
             drawn: Vec::new(),
+            unfinished: None,
         }
     }
 
@@ -656,6 +678,7 @@ impl Record {
             turns: self.turns.clone(),
             seats,
             drawn,
+            unfinished: None,
         })
     }
 
