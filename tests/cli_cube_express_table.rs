@@ -63,7 +63,8 @@ fn script(seed: u64) -> Script {
     let mut ends = 0;
     while let Some(a) = game.random_action(&mut rng) {
         let turn = game.turns_played();
-        let drawn = (matches!(a, Action::Market { .. }) && !game.stack().is_empty()).then(|| game.stack()[game.stack().len() - 1]);
+        let drawn = (matches!(a, Action::Market { .. }) && !game.stack().is_empty())
+            .then(|| game.stack()[game.stack().len() - 1]);
         if matches!(a, Action::End { .. }) {
             ends += 1;
         }
@@ -81,7 +82,8 @@ fn script(seed: u64) -> Script {
         }
     }
     assert!(game.is_over());
-    let totals = signalbox_engine::cube_express::score::final_scores(&game).iter().map(|s| i64::from(s.total())).collect();
+    let totals =
+        signalbox_engine::cube_express::score::final_scores(&game).iter().map(|s| i64::from(s.total())).collect();
     Script { flags, lines, turn_of_line, stack: start.stack().to_vec(), totals }
 }
 
@@ -213,7 +215,8 @@ fn what_nobody_saw_changes_no_answer() {
         assert_eq!(code, Some(0), "{name}: {err}");
         let (code, text_out, err) = run(&["cube-express", "advise", path(&p)]);
         assert_eq!(code, Some(0), "{name}: {err}");
-        let text_out: String = text_out.lines().filter(|l| !l.starts_with("Cube Express ·") && !l.starts_with("Best turn")).collect();
+        let text_out: String =
+            text_out.lines().filter(|l| !l.starts_with("Cube Express ·") && !l.starts_with("Best turn")).collect();
         advice.push((timeless(&out), text_out));
     }
     assert_eq!(advice[0], advice[1]);
@@ -225,7 +228,9 @@ fn bad_input_is_refused_naming_the_rule_and_nothing_entered_is_lost() {
     let s = script(5);
     let record = temp("bad.json");
     // Find the first market that turns a tile up: a tile number follows it.
-    let at = (1..s.lines.len()).find(|&i| s.lines[i - 1].starts_with("take") && s.lines[i].parse::<u8>().is_ok()).expect("a refill");
+    let at = (1..s.lines.len())
+        .find(|&i| s.lines[i - 1].starts_with("take") && s.lines[i].parse::<u8>().is_ok())
+        .expect("a refill");
     let mut lines: Vec<String> = s.lines[..at].to_vec();
     let hand_tile = s.flags[7].split(['/', ',']).next().expect("a hand tile").to_string();
     lines.push(hand_tile.clone()); // a tile in a hand, not face down
@@ -239,7 +244,10 @@ fn bad_input_is_refused_naming_the_rule_and_nothing_entered_is_lost() {
     lines.push("help".to_string());
     let (code, out, err) = play_table(&s, &lines, &record);
     assert_eq!(code, Some(0), "{err}\n{out}");
-    assert!(out.contains(&format!("not taken: tile {hand_tile} cannot be turned up from the face-down stack")), "{out}");
+    assert!(
+        out.contains(&format!("not taken: tile {hand_tile} cannot be turned up from the face-down stack")),
+        "{out}"
+    );
     assert!(out.contains("not taken: tile 99 cannot be turned up") && out.contains("no tile has that number"), "{out}");
     assert!(out.contains("taken back: take"), "{out}");
     assert!(out.contains("not taken: the action \"jump to [1, 1]\""), "{out}");
@@ -277,7 +285,23 @@ fn bad_input_is_refused_naming_the_rule_and_nothing_entered_is_lost() {
             assert!(err.contains(&expected), "{verb} {name}: expected {expected:?} in {err}");
         }
     }
-    let (code, _, err) = run(&["cube-express", "play", "--table", "--players", "2", "--objectives", "1,2,3", "--first", "red", "--hands", "1,2,3/4,5,6", "--display", "7,8,9,10", "--record", path(&temp("x.json"))]);
+    let (code, _, err) = run(&[
+        "cube-express",
+        "play",
+        "--table",
+        "--players",
+        "2",
+        "--objectives",
+        "1,2,3",
+        "--first",
+        "red",
+        "--hands",
+        "1,2,3/4,5,6",
+        "--display",
+        "7,8,9,10",
+        "--record",
+        path(&temp("x.json")),
+    ]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("--objectives: four numbers"), "{err}");
 }

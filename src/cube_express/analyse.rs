@@ -28,7 +28,7 @@ pub fn run(a: AnalyseArgs) -> anyhow::Result<()> {
     let content = super::load_content(a.content.as_deref())?;
     let (label, text) = text_or_embedded(a.record.as_deref(), "<embedded sample game>", SAMPLE_GAME_JSON)?;
     let record = read_game_record(&label, &text).map_err(|e| bad(e.to_string()))?;
-    // A game from the table is cut to what the table saw (ruling T2): a stack order it may hold
+    // A game from the table is cut to what the table saw (ruling A2): a stack order it may hold
     // is dropped, so what nobody saw cannot change the review.
     let record = match record.table {
         Some(_) => record.seen(content.clone(), &label).map_err(|e| bad(e.to_string()))?,

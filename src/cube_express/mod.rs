@@ -23,6 +23,7 @@ use crate::input::{bad, check_new, text_or_embedded, write_new};
 
 mod analyse;
 mod play;
+mod selfplay;
 mod table;
 
 /// Cube Express commands.
@@ -53,6 +54,15 @@ enum Command {
     ///   signalbox cube-express play --table game.json
     #[command(verbatim_doc_comment)]
     Play(play::PlayArgs),
+    /// A whole game from a seed played by a built-in policy: the planner's best turn every turn
+    /// (`advise`), which sees only what the player sees. Prints JSON: the seed, the scores, the
+    /// winners and the record (`replay` and `analyse` read it).
+    ///
+    /// Examples:
+    ///   signalbox cube-express selfplay --seed 7 --players 3
+    ///   signalbox cube-express selfplay --seed 7 --players 2 --out game.json
+    #[command(verbatim_doc_comment)]
+    Selfplay(selfplay::SelfplayArgs),
     /// The best turn for the player to move: the tile and its action, both locomotives'
     /// movements, pickups, deliveries, passengers, trades, the market, and its value.
     ///
@@ -70,7 +80,7 @@ enum Command {
     /// POSITION may be a game record: with --turn T, the position before turn T (from 1; default:
     /// the turn to play next). A record or position is cut to what the table saw first: the
     /// planner never reads the order of the face-down stack, only how many tiles it holds
-    /// (docs/rules/cube-express.md, ruling T2), so what nobody saw cannot change the answer.
+    /// (docs/rules/cube-express.md, ruling A2), so what nobody saw cannot change the answer.
     ///
     /// Examples:
     ///   signalbox cube-express advise
@@ -243,6 +253,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Command::New(a) => play::new(a),
         Command::Play(a) => play::play(a),
         Command::Advise(a) => plan(a),
+        Command::Selfplay(a) => selfplay::run(a),
         Command::Solo(a) => solo(a),
         Command::Check(a) => check(a),
         Command::Replay(a) => replay(a),

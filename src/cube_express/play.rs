@@ -37,7 +37,9 @@ pub struct StartArgs {
 fn numbers(flag: &str, text: &str) -> anyhow::Result<Vec<u8>> {
     text.split(',')
         .map(|n| {
-            n.trim().parse::<u8>().map_err(|_| bad(format!("{flag}: `{}` is not a number (give numbers apart by commas)", n.trim())))
+            n.trim()
+                .parse::<u8>()
+                .map_err(|_| bad(format!("{flag}: `{}` is not a number (give numbers apart by commas)", n.trim())))
         })
         .collect()
 }
@@ -64,10 +66,7 @@ impl StartArgs {
         .map(|(f, _)| *f)
         .collect();
         if !missing.is_empty() {
-            return Err(bad(format!(
-                "give --seed N, or what the table shows: {} missing",
-                missing.join(", ")
-            )));
+            return Err(bad(format!("give --seed N, or what the table shows: {} missing", missing.join(", "))));
         }
         let first = self.first.as_deref().unwrap_or_default().trim().to_lowercase();
         let first = match first.parse::<u8>() {
@@ -171,7 +170,9 @@ pub fn play(a: PlayArgs) -> anyhow::Result<()> {
         }
         None => {
             if a.table && a.start.seed.is_some() {
-                return Err(bad("--table: a game at the table has no seed: give what the table shows (--objectives, --first, --hands, --display)"));
+                return Err(bad(
+                    "--table: a game at the table has no seed: give what the table shows (--objectives, --first, --hands, --display)",
+                ));
             }
             if !a.table && a.start.seed.is_none() {
                 return Err(bad("give --seed N for a dealt game, or --table for a game at the table"));

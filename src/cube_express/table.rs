@@ -148,7 +148,9 @@ impl TableGame for CubeTable {
         if let Some(market) = self.pending {
             let tile = tile_number(line)?;
             let mut game = self.game();
-            game.draw_next(tile).map_err(|e| format!("{e} (rulebook, step III: the top tile of the face-down stack refills the display)"))?;
+            game.draw_next(tile).map_err(|e| {
+                format!("{e} (rulebook, step III: the top tile of the face-down stack refills the display)")
+            })?;
             self.drawn = Some(tile);
             self.pending = None;
             return match self.take(market) {
@@ -204,15 +206,16 @@ impl TableGame for CubeTable {
     fn summary(&self) -> String {
         let game = self.game();
         let scores = final_scores(&game);
-        let parts: Vec<String> = game
-            .players()
-            .iter()
-            .zip(&scores)
-            .map(|(p, s)| format!("{} {}", p.colour, s.total()))
-            .collect();
+        let parts: Vec<String> =
+            game.players().iter().zip(&scores).map(|(p, s)| format!("{} {}", p.colour, s.total())).collect();
         let best: Vec<String> = winners(&game).iter().map(|&w| game.players()[w].colour.to_string()).collect();
         if game.is_over() {
-            format!("Game over after {} turns: {}; winner {}", game.turns_played(), parts.join(", "), best.join(" and "))
+            format!(
+                "Game over after {} turns: {}; winner {}",
+                game.turns_played(),
+                parts.join(", "),
+                best.join(" and ")
+            )
         } else {
             format!("Stopped after {} turns: {} (as if it ended now)", game.turns_played(), parts.join(", "))
         }
@@ -267,6 +270,9 @@ pub fn draw(game: &Game) -> String {
             _ => None,
         })
         .collect();
-    out.push_str(&format!("  map: {}\n", if tiles.is_empty() { "the starting tiles".to_string() } else { tiles.join("; ") }));
+    out.push_str(&format!(
+        "  map: {}\n",
+        if tiles.is_empty() { "the starting tiles".to_string() } else { tiles.join("; ") }
+    ));
     out
 }

@@ -510,7 +510,7 @@ impl Game {
     }
 
     /// The game as the table sees it: the stack's order forgotten, its tiles kept as the set of
-    /// tiles nobody has seen (ruling T2). What the planner answers does not change: it never reads
+    /// tiles nobody has seen (ruling A2). What the planner answers does not change: it never reads
     /// the stack's order, only how many tiles it holds.
     pub fn seen(&self) -> Game {
         let mut g = self.clone();

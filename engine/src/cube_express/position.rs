@@ -130,7 +130,7 @@ fn check(content: &Content, s: &State) -> Vec<String> {
     for t in &content.tiles {
         let used = t.players.used_with(n);
         match (used, places.get(&t.id).map(Vec::len).unwrap_or(0)) {
-            // Without `stack`, a tile in no other place is face down in the stack (ruling T2).
+            // Without `stack`, a tile in no other place is face down in the stack (ruling A2).
             (true, 0) if s.stack.is_none() => {}
             (true, 0) => p.push(format!("tile {}: missing (not in the stack, display, hands or board)", t.id)),
             (true, 1) | (false, 0) => {}
@@ -387,11 +387,8 @@ impl Serialize for Record {
                 }
             })
             .collect();
-        let unfinished = self.unfinished.as_ref().map(|(actions, drawn)| TurnOut::Object {
-            player: None,
-            actions,
-            drawn: *drawn,
-        });
+        let unfinished =
+            self.unfinished.as_ref().map(|(actions, drawn)| TurnOut::Object { player: None, actions, drawn: *drawn });
         Out {
             players: self.players,
             seed: self.seed,
@@ -620,7 +617,16 @@ pub enum RecordError {
 impl Record {
     /// A record of plain turns (no player named).
     pub fn new(players: usize, seed: u64, options: Options, turns: Vec<Vec<Action>>) -> Record {
-        Record { players, seed: Some(seed), table: None, options, turns, seats: Vec::new(), drawn: Vec::new(), unfinished: None }
+        Record {
+            players,
+            seed: Some(seed),
+            table: None,
+            options,
+            turns,
+            seats: Vec::new(),
+            drawn: Vec::new(),
+            unfinished: None,
+        }
     }
 
     /// A record of a game from the table, no turn played yet.
@@ -648,7 +654,7 @@ impl Record {
         }
     }
 
-    /// The record as the table saw it (ruling T2): the start as the table showed it (the
+    /// The record as the table saw it (ruling A2): the start as the table showed it (the
     /// objective cards, the first player, the hands, the display) and each turn's tile turned up
     /// as it came, with no seed and no order of the face-down stack. What `analyse` and `advise`
     /// read, so that what nobody saw cannot change their answers.

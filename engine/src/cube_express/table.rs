@@ -2,7 +2,7 @@
 //! start as the table showed it, with no seed and no order of the face-down stack. The objective
 //! cards, the first player, the hands and the display are what the players set out; the rest of
 //! the tiles used with this player count are face down in the stack, in an order nobody knows
-//! (docs/rules/cube-express.md, "At the table", rulings T1 and T2).
+//! (docs/rules/cube-express.md, "At the table", rulings A1 and A2).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -24,7 +24,7 @@ pub struct TableStart {
     pub first: Seat,
     /// The objective cards' ids, columns 0 to 3 from the left.
     pub objectives: [u8; COLUMNS],
-    /// Each player's tiles, in seat order (ruling T1: each player tells their own three tiles).
+    /// Each player's tiles, in seat order (ruling A1: each player tells their own three tiles).
     pub hands: Vec<Vec<u8>>,
     /// The display's tiles, columns 0 to 3.
     pub display: [u8; COLUMNS],
