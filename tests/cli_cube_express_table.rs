@@ -143,12 +143,14 @@ fn a_whole_game_entered_at_the_table_replays_and_is_analysed_and_advised() {
     let review: Value = serde_json::from_str(&out).expect("JSON");
     let turns = read_record("r", &text).expect("reads").turns.len();
     assert_eq!(review["decisions"].as_array().map(Vec::len), Some(turns));
+    assert!(review["facts"].to_string().contains("Tiles still face down: not used"), "the review says it");
     for t in [1, turns / 2, turns] {
         let t = t.to_string();
         let (code, out, err) = run(&["cube-express", "advise", path(&record), "--turn", &t, "--json"]);
         assert_eq!(code, Some(0), "turn {t}: {err}");
         let v: Value = serde_json::from_str(&out).expect("JSON");
         assert!(v["plan"].as_array().is_some_and(|p| !p.is_empty()), "{out}");
+        assert!(v["unseen"].as_str().is_some_and(|u| u.contains("not used")), "{out}");
     }
     // `plan` is another name of `advise`.
     let (code, _, err) = run(&["cube-express", "plan", path(&record), "--turn", "1", "--json"]);

@@ -22,6 +22,10 @@ pub struct AnalyseArgs {
     content: Option<PathBuf>,
 }
 
+/// What the review does with the tiles nobody saw (ruling A2), said in every review.
+pub const UNSEEN: &str = "Tiles still face down: not used. No value needs the order of the stack, only how many \
+     tiles it holds, so no expectation over unseen tiles is taken";
+
 /// Runs `cube-express analyse`.
 pub fn run(a: AnalyseArgs) -> anyhow::Result<()> {
     a.flags.check_outputs()?;
@@ -48,6 +52,7 @@ pub fn run(a: AnalyseArgs) -> anyhow::Result<()> {
         Err(e) => return Err(e.into()),
     };
     analysis.review.title = title;
+    analysis.review.facts.push(UNSEEN.to_string());
     let boards = signalbox_render::cube_express::review::turning_boards(&analysis);
     a.flags.finish(&analysis.review, &boards)
 }

@@ -120,7 +120,7 @@ enum Command {
     ///
     /// The file's fields tell what it is (docs/formats/cube-express-position.md): a position (an
     /// object with `board`) is checked against every rule, each problem named by its field (such
-    /// as `board[3].cell`); a game record (`players` as a number, `seed`, `turns`) is replayed
+    /// as `board[3].cell`); a game record (`players` as a number, `seed` or `table`, `turns`) is replayed
     /// with every action checked, and its first illegal action is named as `turns[t][a]` (the
     /// replay cannot go past it). A bad --content file is listed as the problem.
     ///
@@ -132,8 +132,9 @@ enum Command {
     Check(CheckArgs),
     /// Replays a game record and prints each player's score, recomputed by the rules engine.
     ///
-    /// A record is JSON: `players`, `seed`, `options` and `turns`, each turn a list of actions
-    /// (docs/formats/cube-express-position.md). An illegal action is named as `turns[t][a]`.
+    /// A record is JSON: `players`, `seed` (or `table`, what the table showed at the start),
+    /// `options` and `turns`, each turn a list of actions (docs/formats/cube-express-position.md).
+    /// An illegal action is named as `turns[t][a]`, a wrong tile turned up as `turns[t].drawn`.
     Replay(ReplayArgs),
     /// The review of a played game: every turn of every player with the played turn's value and
     /// the best turn's value (ruling V1, by the best-turn planner), the loss, the best turn, the
@@ -142,6 +143,8 @@ enum Command {
     /// RECORD is a game record (docs/formats/cube-express-position.md, "Record"); without it, an
     /// embedded sample game (3 players, seed 15, a player who makes a few seeded mistakes). A
     /// record that does not replay is refused naming the turn, the action and the rule (exit 2).
+    /// A record of a game from the table is first cut to what the table saw (a stack order it holds
+    /// is dropped); no value needs a tile still face down (ruling A2), so none is estimated.
     /// The values are each turn's own (V1: points banked and a documented evaluation of what the
     /// turn leaves), from what the player sees at the table; the best turn is the planner's
     /// (`cube-express plan`). With --time-limit S each position's search stops after S seconds
@@ -537,6 +540,7 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
             "parts": by_part,
             "plan": planned.actions,
             "method": planned.method.name(),
+            "unseen": analyse::UNSEEN,
             "fallback": planned.fallback,
             "lays": planned.lays,
             "positions": planned.positions,
@@ -588,6 +592,7 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
         by_part.technology
     );
     say!("Checked: the rules engine replayed the plan and valued it {}.", planned.value);
+    say!("{}.", analyse::UNSEEN);
     Ok(())
 }
 
