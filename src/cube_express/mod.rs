@@ -11,7 +11,7 @@ use signalbox_engine::cube_express::describe::plural;
 use signalbox_engine::cube_express::game::Game;
 use signalbox_engine::cube_express::options::Options;
 use signalbox_engine::cube_express::position::{
-    Checked, FileKind, SAMPLE_POSITION_JSON, check_file, read_position, read_record,
+    Checked, FileKind, SAMPLE_POSITION_JSON, check_file, read_game_record, read_position, read_record,
 };
 use signalbox_engine::cube_express::score::{final_scores, winners};
 use signalbox_solver::cube_express::lp::Backend;
@@ -22,6 +22,9 @@ use signalbox_solver::cube_express::value::parts;
 use crate::input::{bad, check_new, text_or_embedded, write_new};
 
 mod analyse;
+mod play;
+mod selfplay;
+mod table;
 
 /// Cube Express commands.
 #[derive(clap::Args, Debug)]
@@ -32,6 +35,34 @@ pub struct Args {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// The start of a game as a record: dealt from a seed, or entered from what the table shows
+    /// (the objective cards, the first player, each player's tiles, the display; no stack order).
+    ///
+    /// Examples:
+    ///   signalbox cube-express new --seed 7 --players 3 --out game.json
+    ///   signalbox cube-express new --players 2 --objectives 3,7,9,12 --first red --hands 1,2,3/4,5,6 --display 10,11,12,13 --out game.json
+    #[command(verbatim_doc_comment)]
+    New(play::NewArgs),
+    /// Plays a game turn by turn, the record saved after every step: a dealt game (--seed), or a
+    /// game at the table (--table), where signalbox never shuffles and asks for each tile turned
+    /// up from the stack. Actions are typed in the words the menu prints, or as menu numbers;
+    /// `undo`, `board`, `help`, `quit`.
+    ///
+    /// Examples:
+    ///   signalbox cube-express play --seed 7 --players 3 --record game.json
+    ///   signalbox cube-express play --table --players 2 --objectives 3,7,9,12 --first red --hands 1,2,3/4,5,6 --display 10,11,12,13 --record game.json
+    ///   signalbox cube-express play --table game.json
+    #[command(verbatim_doc_comment)]
+    Play(play::PlayArgs),
+    /// A whole game from a seed played by a built-in policy: the planner's best turn every turn
+    /// (`advise`), which sees only what the player sees. Prints JSON: the seed, the scores, the
+    /// winners and the record (`replay` and `analyse` read it).
+    ///
+    /// Examples:
+    ///   signalbox cube-express selfplay --seed 7 --players 3
+    ///   signalbox cube-express selfplay --seed 7 --players 2 --out game.json
+    #[command(verbatim_doc_comment)]
+    Selfplay(selfplay::SelfplayArgs),
     /// The best turn for the player to move: the tile and its action, both locomotives'
     /// movements, pickups, deliveries, passengers, trades, the market, and its value.
     ///
@@ -46,13 +77,20 @@ enum Command {
     /// embedded sample position is planned.
     ///
     /// Examples:
-    ///   signalbox cube-express plan
-    ///   signalbox cube-express plan position.json --json > plan.json
+    /// POSITION may be a game record: with --turn T, the position before turn T (from 1; default:
+    /// the turn to play next). A record or position is cut to what the table saw first: the
+    /// planner never reads the order of the face-down stack, only how many tiles it holds
+    /// (docs/rules/cube-express.md, ruling A2), so what nobody saw cannot change the answer.
+    ///
+    /// Examples:
+    ///   signalbox cube-express advise
+    ///   signalbox cube-express advise position.json --json > plan.json
+    ///   signalbox cube-express advise game.json --turn 5
     ///   signalbox cube-express plan position.json --svg plan.svg
-    ///   signalbox cube-express plan position.json --time-limit 0.5
-    ///   signalbox cube-express plan --method program --lp-backend cbc    (a build with --features cbc)
-    #[command(verbatim_doc_comment)]
-    Plan(PlanArgs),
+    ///   signalbox cube-express advise position.json --time-limit 0.5
+    ///   signalbox cube-express advise --method program --lp-backend cbc    (a build with --features cbc)
+    #[command(verbatim_doc_comment, visible_alias = "plan")]
+    Advise(PlanArgs),
     /// Solitaire planning: the most points a solitaire game from SEED can bank in its first K
     /// turns, a line of turns that banks them, and the proof.
     ///
@@ -82,7 +120,7 @@ enum Command {
     ///
     /// The file's fields tell what it is (docs/formats/cube-express-position.md): a position (an
     /// object with `board`) is checked against every rule, each problem named by its field (such
-    /// as `board[3].cell`); a game record (`players` as a number, `seed`, `turns`) is replayed
+    /// as `board[3].cell`); a game record (`players` as a number, `seed` or `table`, `turns`) is replayed
     /// with every action checked, and its first illegal action is named as `turns[t][a]` (the
     /// replay cannot go past it). A bad --content file is listed as the problem.
     ///
@@ -94,8 +132,9 @@ enum Command {
     Check(CheckArgs),
     /// Replays a game record and prints each player's score, recomputed by the rules engine.
     ///
-    /// A record is JSON: `players`, `seed`, `options` and `turns`, each turn a list of actions
-    /// (docs/formats/cube-express-position.md). An illegal action is named as `turns[t][a]`.
+    /// A record is JSON: `players`, `seed` (or `table`, what the table showed at the start),
+    /// `options` and `turns`, each turn a list of actions (docs/formats/cube-express-position.md).
+    /// An illegal action is named as `turns[t][a]`, a wrong tile turned up as `turns[t].drawn`.
     Replay(ReplayArgs),
     /// The review of a played game: every turn of every player with the played turn's value and
     /// the best turn's value (ruling V1, by the best-turn planner), the loss, the best turn, the
@@ -104,6 +143,8 @@ enum Command {
     /// RECORD is a game record (docs/formats/cube-express-position.md, "Record"); without it, an
     /// embedded sample game (3 players, seed 15, a player who makes a few seeded mistakes). A
     /// record that does not replay is refused naming the turn, the action and the rule (exit 2).
+    /// A record of a game from the table is first cut to what the table saw (a stack order it holds
+    /// is dropped); no value needs a tile still face down (ruling A2), so none is estimated.
     /// The values are each turn's own (V1: points banked and a documented evaluation of what the
     /// turn leaves), from what the player sees at the table; the best turn is the planner's
     /// (`cube-express plan`). With --time-limit S each position's search stops after S seconds
@@ -173,8 +214,12 @@ struct SoloArgs {
 
 #[derive(clap::Args, Debug)]
 struct PlanArgs {
-    /// A position (JSON, docs/formats/cube-express-position.md); default: the embedded sample.
+    /// A position or a game record (JSON, docs/formats/cube-express-position.md); default: the
+    /// embedded sample position.
     position: Option<PathBuf>,
+    /// With a game record: the position before turn T (from 1); default: the turn to play next.
+    #[arg(long, value_name = "T")]
+    turn: Option<usize>,
     /// Print JSON: `value`, `proven`, `upper_bound`, `plan` (the actions), the value by part
     /// (`parts`), the `method` with its counts, and `fallback` (why the programs did not answer).
     #[arg(long)]
@@ -208,7 +253,10 @@ struct PlanArgs {
 /// Runs a Cube Express command.
 pub fn run(args: Args) -> anyhow::Result<()> {
     match args.command {
-        Command::Plan(a) => plan(a),
+        Command::New(a) => play::new(a),
+        Command::Play(a) => play::play(a),
+        Command::Advise(a) => plan(a),
+        Command::Selfplay(a) => selfplay::run(a),
         Command::Solo(a) => solo(a),
         Command::Check(a) => check(a),
         Command::Replay(a) => replay(a),
@@ -424,10 +472,32 @@ fn load_content(path: Option<&Path>) -> anyhow::Result<Arc<Content>> {
     Content::from_toml(&label, &text).map(Arc::new).map_err(|e| bad(e.to_string()))
 }
 
-fn load_position(content: Arc<Content>, path: Option<&Path>) -> anyhow::Result<(String, Game)> {
+/// The position a file holds, or the one before turn `turn` (from 1) of the game record it holds
+/// (default: the turn to play next), the record cut to what the table saw.
+fn load_position(content: Arc<Content>, path: Option<&Path>, turn: Option<usize>) -> anyhow::Result<(String, Game)> {
     let (label, text) = text_or_embedded(path, "<embedded sample position>", SAMPLE_POSITION_JSON)?;
-    let game = read_position(content, &label, &text).map_err(|e| bad(e.to_string()))?;
-    Ok((label, game))
+    let is_record = matches!(serde_json::from_str::<serde_json::Value>(&text),
+        Ok(serde_json::Value::Object(o)) if o.get("players").is_some_and(serde_json::Value::is_number));
+    if !is_record {
+        if turn.is_some() {
+            return Err(bad(format!("--turn: {label} is a position, not a game record")));
+        }
+        let game = read_position(content, &label, &text).map_err(|e| bad(e.to_string()))?;
+        return Ok((label, game));
+    }
+    let record = read_game_record(&label, &text).map_err(|e| bad(e.to_string()))?;
+    let seen = record.seen(content.clone(), &label).map_err(|e| bad(e.to_string()))?;
+    let mut games = seen.games(content, &label).map_err(|e| bad(e.to_string()))?;
+    let t = turn.unwrap_or(games.len());
+    if t == 0 || t > games.len() {
+        return Err(bad(format!(
+            "--turn {t}: {label} has {} played; give 1 to {}",
+            plural(games.len() - 1, "turn"),
+            games.len()
+        )));
+    }
+    let label = format!("{label}, before turn {t}");
+    Ok((label, games.swap_remove(t - 1)))
 }
 
 fn plan(a: PlanArgs) -> anyhow::Result<()> {
@@ -441,7 +511,8 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
         check_new(path, a.force)?;
     }
     let content = load_content(a.content.as_deref())?;
-    let (label, game) = load_position(content.clone(), a.position.as_deref())?;
+    let (label, game) = load_position(content.clone(), a.position.as_deref(), a.turn)?;
+    let game = game.seen();
     if game.is_over() {
         return Err(bad(format!("{label}: the game is over")));
     }
@@ -469,6 +540,7 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
             "parts": by_part,
             "plan": planned.actions,
             "method": planned.method.name(),
+            "unseen": analyse::UNSEEN,
             "fallback": planned.fallback,
             "lays": planned.lays,
             "positions": planned.positions,
@@ -520,6 +592,7 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
         by_part.technology
     );
     say!("Checked: the rules engine replayed the plan and valued it {}.", planned.value);
+    say!("{}.", analyse::UNSEEN);
     Ok(())
 }
 

@@ -229,6 +229,31 @@ pub enum Illegal {
     /// The discard is wrong.
     #[error("discard: {0}")]
     Discard(String),
+    /// A tile named as turned up from the stack that is not face down there (rulebook, step
+    /// III: the refill is the top tile of the face-down stack).
+    #[error("tile {tile} cannot be turned up from the face-down stack: {why}")]
+    NotInStack {
+        /// The tile named.
+        tile: u8,
+        /// Where it is instead.
+        why: String,
+    },
+}
+
+/// A first deal: what [`Game::assemble`] sets out.
+pub(crate) struct Dealt {
+    /// Each seat's hand.
+    pub hands: Vec<Vec<u8>>,
+    /// The display.
+    pub display: [Option<u8>; COLUMNS],
+    /// The objective cards in play.
+    pub objectives: [u8; COLUMNS],
+    /// The stack, bottom first.
+    pub stack: Vec<u8>,
+    /// Whether the stack's order is unknown.
+    pub hidden: bool,
+    /// The first player.
+    pub first: u8,
 }
 
 /// A game in progress.
@@ -240,6 +265,11 @@ pub struct Game {
     players: Vec<Player>,
     board: Board,
     stack: Vec<u8>,
+    /// Whether the stack's order is unknown (a game from the table, or a position without
+    /// `stack`): the stack then holds the tiles nobody has seen, in increasing id order, as
+    /// stand-ins whose number is right and whose order means nothing; [`Game::draw_next`] names the
+    /// tile turned up before a refill.
+    hidden: bool,
     display: [Option<u8>; COLUMNS],
     objectives: [u8; COLUMNS],
     cubes: [[u8; 4]; COLUMNS],
@@ -279,8 +309,11 @@ pub struct State {
     pub players: Vec<Player>,
     /// The tiles on the table, in the order laid.
     pub board: Vec<Placed>,
-    /// The face-down stack, bottom first (the last id is drawn next).
-    pub stack: Vec<u8>,
+    /// The face-down stack, bottom first (the last id is drawn next); absent (`None`) where its
+    /// order is not known, as at the table: the stack is then every tile used with this player
+    /// count that is not on the board, in a hand or in the display.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stack: Option<Vec<u8>>,
     /// The display, columns 0 to 3 (`null` for an empty space).
     pub display: [Option<u8>; COLUMNS],
     /// The objective cards' ids, columns 0 to 3.
@@ -334,7 +367,28 @@ impl Game {
         let mut cards: Vec<u8> = content.objectives.iter().map(|o| o.id).collect();
         cards.shuffle(&mut rng);
         let first = rand::RngExt::random_range(&mut rng, 0..players as u8);
+        let mut hands = vec![Vec::new(); players];
+        for hand in &mut hands {
+            for _ in 0..hand_size(players) {
+                hand.extend(stack.pop());
+            }
+        }
+        let mut display = [None; COLUMNS];
+        if !solo {
+            for d in &mut display {
+                *d = stack.pop();
+            }
+        }
+        let objectives = [cards[0], cards[1], cards[2], cards[3]];
+        let dealt = Dealt { hands, display, objectives, stack, hidden: false, first };
+        Ok(Game::assemble(content, options, Some(seed), dealt))
+    }
 
+    /// A game from its first deal: the starting tiles, the players' pieces and cubes, and what
+    /// `dealt` holds. The tiles are not checked.
+    pub(crate) fn assemble(content: Arc<Content>, options: Options, seed: Option<u64>, dealt: Dealt) -> Game {
+        let Dealt { hands, display, objectives, stack, hidden, first } = dealt;
+        let players = hands.len();
         let mut board = Board::default();
         let crossing = Piece::Crossing;
         board.put(Placed::new(content.crossing, crossing, face(&content, crossing), None));
@@ -348,8 +402,10 @@ impl Game {
         }
         let two = players == 2;
         let track = content.stock(players).clone();
-        let mut ps: Vec<Player> = (0..players)
-            .map(|seat| {
+        let ps: Vec<Player> = hands
+            .into_iter()
+            .enumerate()
+            .map(|(seat, hand)| {
                 let s = content.starts[seat];
                 Player {
                     colour: s.colour,
@@ -362,30 +418,19 @@ impl Game {
                     locomotives: [Some(s.cell), None],
                     tokens: 0,
                     reached_max: false,
-                    hand: Vec::new(),
+                    hand,
                     banked: 0,
                 }
             })
             .collect();
-        for p in &mut ps {
-            for _ in 0..hand_size(players) {
-                p.hand.extend(stack.pop());
-            }
-        }
-        let mut display = [None; COLUMNS];
-        if !solo {
-            for d in &mut display {
-                *d = stack.pop();
-            }
-        }
-        let objectives = [cards[0], cards[1], cards[2], cards[3]];
         let mut game = Game {
             content,
             options,
-            seed: Some(seed),
+            seed,
             players: ps,
             board,
             stack,
+            hidden,
             display,
             objectives,
             cubes: [[0; 4]; COLUMNS],
@@ -408,7 +453,7 @@ impl Game {
                 game.players[usize::from(s)].banked += 3 * i32::from(cities.houses[c]);
             }
         }
-        Ok(game)
+        game
     }
 
     /// The game described by `state`, without checks; [`super::position`] checks states read
@@ -419,13 +464,14 @@ impl Game {
             let Some(face) = p.piece.face(&content) else { continue };
             board.put(Placed { face, ..p.clone() });
         }
-        Game {
+        let mut game = Game {
             content,
             options: state.options,
             seed: state.seed,
             players: state.players.clone(),
             board,
-            stack: state.stack.clone(),
+            stack: Vec::new(),
+            hidden: state.stack.is_none(),
             display: state.display,
             objectives: state.objectives,
             cubes: state.cubes,
@@ -437,7 +483,83 @@ impl Game {
             ending: state.ending,
             phase: Phase::Lay,
             movement: Movement::default(),
+        };
+        match &state.stack {
+            Some(stack) => game.stack = stack.clone(),
+            None => game.stack = game.unseen_tiles(),
         }
+        game
+    }
+
+    /// The tiles used with this player count that nobody has seen: not on the board, in a hand or
+    /// in the display, in increasing id order (the stack as a set).
+    pub fn unseen_tiles(&self) -> Vec<u8> {
+        let n = self.players.len().max(2);
+        let seen = |id: u8| {
+            self.board.tiles().iter().any(|t| t.piece.tile() == Some(id))
+                || self.display.contains(&Some(id))
+                || self.players.iter().any(|p| p.hand.contains(&id))
+        };
+        self.content.tiles.iter().filter(|t| t.players.used_with(n) && !seen(t.id)).map(|t| t.id).collect()
+    }
+
+    /// Whether the stack's order is unknown (a game from the table; docs/rules/cube-express.md,
+    /// "At the table"): the stack holds the tiles nobody has seen as stand-ins.
+    pub fn stack_hidden(&self) -> bool {
+        self.hidden
+    }
+
+    /// The game as the table sees it: the stack's order forgotten, its tiles kept as the set of
+    /// tiles nobody has seen (ruling A2). What the planner answers does not change: it never reads
+    /// the stack's order, only how many tiles it holds.
+    pub fn seen(&self) -> Game {
+        let mut g = self.clone();
+        g.stack.sort_unstable();
+        g.hidden = true;
+        g
+    }
+
+    /// Names the tile the next refill turns up from the stack (a tile drawn at the table): it is
+    /// put on top of the stack. Refused when no tile of the stack is that one; where the stack's
+    /// order is known, when it is not the top tile.
+    pub fn draw_next(&mut self, tile: u8) -> Result<(), Illegal> {
+        let Some(i) = self.stack.iter().position(|&t| t == tile) else {
+            return Err(Illegal::NotInStack { tile, why: self.where_is(tile) });
+        };
+        if !self.hidden && i + 1 != self.stack.len() {
+            return Err(Illegal::NotInStack {
+                tile,
+                why: format!("the stack's next tile is {}", self.stack.last().copied().unwrap_or(0)),
+            });
+        }
+        let t = self.stack.remove(i);
+        self.stack.push(t);
+        Ok(())
+    }
+
+    /// Where a tile that is not face down lies, in words.
+    fn where_is(&self, tile: u8) -> String {
+        if self.content.tile(tile).is_none() {
+            return "no tile has that number in this set".to_string();
+        }
+        if let Some(t) = self.board.tiles().iter().find(|t| t.piece.tile() == Some(tile)) {
+            return format!("it lies on the map at {}", t.cell);
+        }
+        if let Some(c) = self.display.iter().position(|&d| d == Some(tile)) {
+            return format!("it lies in display column {c}");
+        }
+        if let Some(p) = self.players.iter().find(|p| p.hand.contains(&tile)) {
+            return format!("it is in {}'s hand", p.colour);
+        }
+        if self.stack.is_empty() {
+            return "the stack is empty".to_string();
+        }
+        format!("it is not used with {} players (its back icon)", self.players.len())
+    }
+
+    /// Whether the next market step refills the display from the stack (a tile is turned up).
+    pub fn refills(&self) -> bool {
+        !self.stack.is_empty() && !self.is_solo()
     }
 
     /// Sets the running scores (after reading a position).
@@ -455,7 +577,7 @@ impl Game {
             seed: self.seed,
             players: self.players.clone(),
             board: self.board.tiles().to_vec(),
-            stack: self.stack.clone(),
+            stack: (!self.hidden).then(|| self.stack.clone()),
             display: self.display,
             objectives: self.objectives,
             cubes: self.cubes,

@@ -16,6 +16,7 @@ pub mod options;
 pub mod position;
 pub mod resource;
 pub mod score;
+pub mod table;
 mod tagged;
 pub mod tile;
 pub mod words;

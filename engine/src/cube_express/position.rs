@@ -16,6 +16,7 @@ use super::game::{
 };
 use super::options::Options;
 use super::score::final_scores;
+use super::table::TableStart;
 use super::tile::Centre;
 use crate::grid::square::Cell;
 use crate::source::{SyntaxError, bullet_list};
@@ -116,7 +117,7 @@ fn check(content: &Content, s: &State) -> Vec<String> {
     // Tiles: each used tile exactly once.
     let mut places: BTreeMap<u8, Vec<String>> = BTreeMap::new();
     let mut put = |id: u8, place: String| places.entry(id).or_default().push(place);
-    s.stack.iter().for_each(|&id| put(id, "stack".into()));
+    s.stack.iter().flatten().for_each(|&id| put(id, "stack".into()));
     s.display.iter().enumerate().for_each(|(c, d)| d.iter().for_each(|&id| put(id, format!("display[{c}]"))));
     for (seat, pl) in s.players.iter().enumerate() {
         pl.hand.iter().for_each(|&id| put(id, format!("players[{seat}].hand")));
@@ -129,6 +130,8 @@ fn check(content: &Content, s: &State) -> Vec<String> {
     for t in &content.tiles {
         let used = t.players.used_with(n);
         match (used, places.get(&t.id).map(Vec::len).unwrap_or(0)) {
+            // Without `stack`, a tile in no other place is face down in the stack (ruling A2).
+            (true, 0) if s.stack.is_none() => {}
             (true, 0) => p.push(format!("tile {}: missing (not in the stack, display, hands or board)", t.id)),
             (true, 1) | (false, 0) => {}
             (false, _) => p.push(format!("tile {}: not used with {n} players (its back icon)", t.id)),
@@ -314,25 +317,88 @@ fn check(content: &Content, s: &State) -> Vec<String> {
 }
 
 /// A game record: how the game was set up and every turn, each a list of actions. A turn is
-/// written as the list itself, or as `{"player": ..., "actions": [...]}` naming who takes it (a
-/// seat from 0 or a colour), which the replay checks.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(from = "RawRecord")]
+/// written as the list itself, or as `{"player": ..., "actions": [...], "drawn": ...}` naming who
+/// takes it (a seat from 0 or a colour), which the replay checks, and the tile it turned up to
+/// refill the display. The setup is a seed (a game dealt by signalbox) or `table`: what the
+/// table showed at the start, with no order of the face-down stack (a game from the table).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "RawRecord")]
 pub struct Record {
     /// Number of players, 2 to 4.
     pub players: usize,
-    /// The setup's seed.
-    pub seed: u64,
+    /// The setup's seed (a dealt game); `None` for a game from the table.
+    pub seed: Option<u64>,
+    /// What the table showed at the start (a game from the table); `None` for a dealt game.
+    pub table: Option<TableStart>,
     /// The rule options.
-    #[serde(default)]
     pub options: Options,
     /// The turns in order.
-    #[serde(default)]
     pub turns: Vec<Vec<Action>>,
     /// For each turn, the seat the record says takes it (`None`: not said). Shorter than
     /// `turns` when the last turns say nothing; empty for a record of plain lists.
-    #[serde(skip)]
     pub seats: Vec<Option<Seat>>,
+    /// For each turn, the tile it turned up from the stack to refill the display (`None`: none
+    /// said). Shorter than `turns` when the last turns say nothing. A game from the table says
+    /// it for every turn that turns a tile up; a dealt game may say it, and the replay checks it.
+    pub drawn: Vec<Option<u8>>,
+    /// The turn in progress at the table when the record was saved: its actions so far and the
+    /// tile it turned up, if any (`unfinished` in the file; a table session saves after every
+    /// step). The replay stops before it; `play --table` goes on with it.
+    pub unfinished: Option<(Vec<Action>, Option<u8>)>,
+}
+
+impl Serialize for Record {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Out<'a> {
+            players: usize,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            seed: Option<u64>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            table: Option<&'a TableStart>,
+            options: Options,
+            turns: Vec<TurnOut<'a>>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            unfinished: Option<TurnOut<'a>>,
+        }
+        #[derive(Serialize)]
+        #[serde(untagged)]
+        enum TurnOut<'a> {
+            List(&'a [Action]),
+            Object {
+                #[serde(skip_serializing_if = "Option::is_none")]
+                player: Option<Seat>,
+                actions: &'a [Action],
+                #[serde(skip_serializing_if = "Option::is_none")]
+                drawn: Option<u8>,
+            },
+        }
+        let turns = self
+            .turns
+            .iter()
+            .enumerate()
+            .map(|(t, actions)| {
+                let drawn = self.drawn.get(t).copied().flatten();
+                let player = if self.table.is_some() { self.seats.get(t).copied().flatten() } else { None };
+                if drawn.is_none() && player.is_none() {
+                    TurnOut::List(actions)
+                } else {
+                    TurnOut::Object { player, actions, drawn }
+                }
+            })
+            .collect();
+        let unfinished =
+            self.unfinished.as_ref().map(|(actions, drawn)| TurnOut::Object { player: None, actions, drawn: *drawn });
+        Out {
+            players: self.players,
+            seed: self.seed,
+            table: self.table.as_ref(),
+            options: self.options,
+            turns,
+            unfinished,
+        }
+        .serialize(s)
+    }
 }
 
 /// Who takes a turn, as a record names it: a seat from 0, or a colour.
@@ -369,26 +435,51 @@ impl std::fmt::Display for Seat {
 #[serde(deny_unknown_fields)]
 struct RawRecord {
     players: usize,
-    seed: u64,
+    #[serde(default)]
+    seed: Option<u64>,
+    #[serde(default)]
+    table: Option<TableStart>,
     #[serde(default)]
     options: Options,
     #[serde(default)]
     turns: Vec<RawTurn>,
+    #[serde(default)]
+    unfinished: Option<RawTurn>,
 }
 
-impl From<RawRecord> for Record {
-    fn from(raw: RawRecord) -> Record {
+impl TryFrom<RawRecord> for Record {
+    type Error = String;
+
+    fn try_from(raw: RawRecord) -> Result<Record, String> {
+        match (&raw.seed, &raw.table) {
+            (Some(_), Some(_)) => {
+                return Err("a record has `seed` (a dealt game) or `table` (a game from the table), not both".into());
+            }
+            (None, None) => {
+                return Err("missing field `seed` or `table`: a record starts from a seed (a dealt game) or from \
+                            what the table showed (`table`)"
+                    .into());
+            }
+            _ => {}
+        }
         let mut seats: Vec<Option<Seat>> = raw.turns.iter().map(|t| t.player).collect();
         while seats.last().is_some_and(Option::is_none) {
             seats.pop();
         }
-        Record {
+        let mut drawn: Vec<Option<u8>> = raw.turns.iter().map(|t| t.drawn).collect();
+        while drawn.last().is_some_and(Option::is_none) {
+            drawn.pop();
+        }
+        Ok(Record {
             players: raw.players,
             seed: raw.seed,
+            table: raw.table,
             options: raw.options,
             turns: raw.turns.into_iter().map(|t| t.actions).collect(),
             seats,
-        }
+            drawn,
+            unfinished: raw.unfinished.map(|t| (t.actions, t.drawn)),
+        })
     }
 }
 
@@ -396,6 +487,7 @@ impl From<RawRecord> for Record {
 struct RawTurn {
     player: Option<Seat>,
     actions: Vec<Action>,
+    drawn: Option<u8>,
 }
 
 impl<'de> Deserialize<'de> for RawTurn {
@@ -410,7 +502,7 @@ impl<'de> serde::de::Visitor<'de> for TurnVisitor {
     type Value = RawTurn;
 
     fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("a turn: a list of actions, or an object with `player` and `actions`")
+        f.write_str("a turn: a list of actions, or an object with `player`, `actions` and `drawn`")
     }
 
     fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<RawTurn, A::Error> {
@@ -418,28 +510,29 @@ impl<'de> serde::de::Visitor<'de> for TurnVisitor {
         while let Some(a) = seq.next_element()? {
             actions.push(a);
         }
-        Ok(RawTurn { player: None, actions })
+        Ok(RawTurn { player: None, actions, drawn: None })
     }
 
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<RawTurn, A::Error> {
         use serde::de::Error;
-        let (mut player, mut actions) = (None, None);
+        let (mut player, mut actions, mut drawn) = (None, None, None);
         while let Some(key) = map.next_key::<String>()? {
             match key.as_str() {
                 "player" if player.is_none() => player = Some(map.next_value::<Seat>()?),
                 "actions" if actions.is_none() => actions = Some(map.next_value::<Vec<Action>>()?),
-                "player" | "actions" => {
+                "drawn" if drawn.is_none() => drawn = Some(map.next_value::<u8>()?),
+                "player" | "actions" | "drawn" => {
                     return Err(A::Error::custom(format_args!("duplicate field `{key}` in a turn")));
                 }
                 _ => {
                     return Err(A::Error::custom(format_args!(
-                        "unknown field `{key}` in a turn: its fields are `player` and `actions`"
+                        "unknown field `{key}` in a turn: its fields are `player`, `actions` and `drawn`"
                     )));
                 }
             }
         }
         let actions = actions.ok_or_else(|| A::Error::custom("missing field `actions` in a turn"))?;
-        Ok(RawTurn { player, actions })
+        Ok(RawTurn { player, actions, drawn })
     }
 }
 
@@ -481,6 +574,26 @@ pub enum RecordError {
         /// What it is.
         what: String,
     },
+    /// What a record of a game from the table says the table showed at the start is not
+    /// possible.
+    #[error("{file}: the start at the table is not possible ({}):\n{}", count(problems.len()), bullet_list(problems))]
+    Table {
+        /// The file's name.
+        file: String,
+        /// Every problem, each naming its field.
+        problems: Vec<String>,
+    },
+    /// A turn's tile turned up from the stack is wrong or missing (rulebook, step III: the
+    /// player turns up the top tile of the face-down stack into the empty space).
+    #[error("{file}: turns[{turn}].drawn: {why}")]
+    Drawn {
+        /// The file's name.
+        file: String,
+        /// Turn index.
+        turn: usize,
+        /// Why.
+        why: String,
+    },
     /// A turn names a player who is not the one to play (rulebook, "Playing the Game": the
     /// players take their turns in clockwise order, the first player's marker never moves).
     #[error(
@@ -504,7 +617,75 @@ pub enum RecordError {
 impl Record {
     /// A record of plain turns (no player named).
     pub fn new(players: usize, seed: u64, options: Options, turns: Vec<Vec<Action>>) -> Record {
-        Record { players, seed, options, turns, seats: Vec::new() }
+        Record {
+            players,
+            seed: Some(seed),
+            table: None,
+            options,
+            turns,
+            seats: Vec::new(),
+            drawn: Vec::new(),
+            unfinished: None,
+        }
+    }
+
+    /// A record of a game from the table, no turn played yet.
+    pub fn table(players: usize, start: TableStart, options: Options) -> Record {
+        Record {
+            players,
+            seed: None,
+            table: Some(start),
+            options,
+            turns: Vec::new(),
+            seats: Vec::new(),
+            drawn: Vec::new(),
+            unfinished: None,
+        }
+    }
+
+    /// The game at the start: the seed's deal, or what the table showed.
+    pub fn start(&self, content: Arc<Content>, file: &str) -> Result<Game, RecordError> {
+        match (&self.table, self.seed) {
+            (Some(start), _) => start
+                .game(content, self.players, self.options)
+                .map_err(|problems| RecordError::Table { file: file.to_string(), problems }),
+            (None, seed) => Game::new(content, self.players, seed.unwrap_or(0), self.options)
+                .map_err(|error| RecordError::Setup { file: file.to_string(), error }),
+        }
+    }
+
+    /// The record as the table saw it (ruling A2): the start as the table showed it (the
+    /// objective cards, the first player, the hands, the display) and each turn's tile turned up
+    /// as it came, with no seed and no order of the face-down stack. What `analyse` and `advise`
+    /// read, so that what nobody saw cannot change their answers.
+    pub fn seen(&self, content: Arc<Content>, file: &str) -> Result<Record, RecordError> {
+        let games = self.games(content, file)?;
+        let mut start = match &self.table {
+            Some(t) => t.clone(),
+            None => TableStart::of(&games[0]),
+        };
+        start.stack = None;
+        let drawn = (0..self.turns.len())
+            .map(|t| {
+                let (before, after) = (&games[t], &games[t + 1]);
+                (after.stack().len() < before.stack().len())
+                    .then(|| after.display().iter().flatten().copied().find(|d| !before.display().contains(&Some(*d))))
+                    .flatten()
+            })
+            .collect();
+        let seats = (0..self.turns.len())
+            .map(|t| Some(Seat::Colour(games[t].players()[usize::from(games[t].active())].colour)))
+            .collect();
+        Ok(Record {
+            players: self.players,
+            seed: None,
+            table: Some(start),
+            options: self.options,
+            turns: self.turns.clone(),
+            seats,
+            drawn,
+            unfinished: None,
+        })
     }
 
     /// Replays the record, checking every action: the game after the last turn.
@@ -516,10 +697,18 @@ impl Record {
     /// Replays the record, checking every action and every turn's named player: the game at
     /// the setup and after each turn (`turns.len() + 1` games).
     pub fn games(&self, content: Arc<Content>, file: &str) -> Result<Vec<Game>, RecordError> {
-        let mut game = Game::new(content, self.players, self.seed, self.options)
-            .map_err(|error| RecordError::Setup { file: file.to_string(), error })?;
+        let mut game = self.start(content, file)?;
         let mut games = Vec::with_capacity(self.turns.len() + 1);
         for (turn, actions) in self.turns.iter().enumerate() {
+            let drawn = self.drawn.get(turn).copied().flatten();
+            let before = game.stack().len();
+            if let Some(tile) = drawn {
+                game.draw_next(tile).map_err(|e| RecordError::Drawn {
+                    file: file.to_string(),
+                    turn,
+                    why: format!("{e} (rulebook, step III: the top tile of the face-down stack refills the display)"),
+                })?;
+            }
             let seat = usize::from(game.active());
             if let Some(Some(named)) = self.seats.get(turn)
                 && !game.is_over()
@@ -541,6 +730,23 @@ impl Record {
                 what: actions.get(action).map_or("end of the list".to_string(), |a| a.to_string()),
                 error,
             })?;
+            let drew = next.stack().len() < before;
+            if drew && drawn.is_none() && game.stack_hidden() {
+                return Err(RecordError::Drawn {
+                    file: file.to_string(),
+                    turn,
+                    why: "missing: the turn refills the display from the face-down stack, whose order a game from \
+                          the table does not know; say which tile was turned up"
+                        .to_string(),
+                });
+            }
+            if drawn.is_some() && !drew {
+                return Err(RecordError::Drawn {
+                    file: file.to_string(),
+                    turn,
+                    why: "this turn turns no tile up (no market, or the stack is empty)".to_string(),
+                });
+            }
             games.push(std::mem::replace(&mut game, next));
         }
         games.push(game);
@@ -665,7 +871,12 @@ pub fn check_file(content: Arc<Content>, file: &str, text: &str) -> Checked {
                 Err(RecordError::Illegal { turn, action, what, error, colour, .. }) => {
                     refused(kind, vec![format!("turns[{turn}][{action}] ({colour}'s turn, {what}): {error}")])
                 }
-                Err(e @ (RecordError::WrongPlayer { .. } | RecordError::NotARecord { .. })) => {
+                Err(
+                    e @ (RecordError::WrongPlayer { .. }
+                    | RecordError::NotARecord { .. }
+                    | RecordError::Table { .. }
+                    | RecordError::Drawn { .. }),
+                ) => {
                     let said = e.to_string();
                     let said = said.strip_prefix(&format!("{file}: ")).map_or(said.clone(), str::to_string);
                     refused(kind, vec![said])
