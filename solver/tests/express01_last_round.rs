@@ -64,10 +64,11 @@ fn the_last_round_equals_the_naive_search_and_replays_to_its_finals() {
                     break;
                 };
                 let found = last_round(&game, &referee, opponents, Limit::none());
-                assert_eq!(found.as_ref().map(|f| f.finals.clone()), naive, "{at}");
+                assert_eq!(found.as_ref().map(|f| f.value.clone()), naive, "{at}");
                 match found {
                     Some(f) => {
                         assert!(f.proven, "{at}");
+                        assert!(!f.by_chance, "{at}: every card known");
                         assert_eq!(f.restricted, !game.end_reached(), "{at}");
                         restricted += usize::from(f.restricted);
                         nodes += f.nodes;
@@ -83,6 +84,63 @@ fn the_last_round_equals_the_naive_search_and_replays_to_its_finals() {
         "{compared} positions ({seed} games): {restricted} restricted lines, {none} not in the last round, {nodes} nodes"
     );
     assert!(restricted > 0 && none > 0, "{restricted} restricted, {none} not in the last round");
+}
+
+/// The same position as a game from the table (ruling T2): the decks' cards all face down, in
+/// the order `shuffle` gives them (rotated), which must not matter.
+fn table_game<'c>(catalogue: &'c Catalogue, mut s: PositionSetup, keep: usize, shuffle: usize) -> Game<'c> {
+    let shape = Cut { hand: keep, engine: false, mover_shares: true, shares: Some(SHARES) };
+    s = cut(catalogue, s, 0, shape);
+    s.table = true;
+    s.face_up.clear();
+    if let Some(decks) = s.decks.as_mut() {
+        for cards in decks.values_mut() {
+            let n = cards.len().max(1);
+            cards.rotate_left(shuffle % n);
+        }
+    }
+    game_of(catalogue, s).expect("still legal at the table")
+}
+
+/// The cards each hand keeps in the table positions.
+const KEEP: usize = 1;
+
+/// At the table a receiver of a bonus payment draws a card nobody has seen: the last round
+/// takes the expectation over every card that could come (T3), equal to the naive search's
+/// chance nodes, and the same whatever order the face-down cards were given in.
+#[test]
+fn at_the_table_the_last_round_is_the_expectation_over_the_cards_never_seen() {
+    let catalogue = Catalogue::house();
+    let referee = BestRoute;
+    let (mut compared, mut by_chance, mut chances) = (0, 0, 0);
+    let mut seed = 0;
+    while compared < 100 {
+        seed += 1;
+        let map = if seed % 2 == 0 { "germany" } else { "usa" };
+        let players = 2 + (seed as usize / 2) % 2;
+        for setup in last_round_starts(&catalogue, map, seed, players, seed % 4 == 0) {
+            let game = table_game(&catalogue, setup.clone(), KEEP, 0);
+            let opponents = if seed % 3 == 0 { Opponents::Paranoid } else { Opponents::MaxN };
+            let at = format!("{map} seed {seed} turn {} {opponents:?}", game.turn());
+            let Some(naive) = naive_last_round_within(&game, &referee, opponents, NAIVE_STATES) else { continue };
+            let found = last_round(&game, &referee, opponents, Limit::none());
+            assert_eq!(found.as_ref().map(|f| f.value.clone()), naive, "{at}");
+            compared += 1;
+            let Some(f) = found else { continue };
+            assert!(f.proven, "{at}");
+            by_chance += usize::from(f.by_chance);
+            chances += f.chances;
+            replay(&game, &f);
+            for shuffle in [1, 3] {
+                let other = table_game(&catalogue, setup.clone(), KEEP, shuffle);
+                let again = last_round(&other, &referee, opponents, Limit::none()).expect("the same round");
+                assert_eq!(again.value, f.value, "{at}: another order of the unseen cards");
+                assert_eq!(again.line, f.line, "{at}: another order of the unseen cards");
+            }
+        }
+    }
+    println!("{compared} table positions ({seed} games): {chances} unseen draws searched, {by_chance} lines past one");
+    assert!(chances >= 500, "{chances} unseen draws searched: the positions must reach them");
 }
 
 /// The turn starts of a 4-player short game on Germany with whole hands, from the turn that

@@ -212,7 +212,7 @@ fn model(o: OpponentsArg) -> &'static str {
 
 fn last_round_json(game: &Game<'_>, l: &LastRound, o: OpponentsArg) -> serde_json::Value {
     let names = |ps: &[usize]| ps.iter().map(|&p| game.seats()[p].name.clone()).collect::<Vec<_>>();
-    json!({
+    let mut out = json!({
         "opponents": model(o),
         "restricted": l.restricted,
         "proven": l.proven,
@@ -220,7 +220,14 @@ fn last_round_json(game: &Game<'_>, l: &LastRound, o: OpponentsArg) -> serde_jso
         "line": line_in_words(game, l).into_iter().map(|(who, steps)| json!({ "player": who, "steps": steps })).collect::<Vec<_>>(),
         "finals": (0..game.seats().len()).map(|p| json!({ "player": game.seats()[p].name, "capital": l.finals[p] })).collect::<Vec<_>>(),
         "winners": names(&l.winners),
-    })
+    });
+    if let Some(expected) = l.expected() {
+        out["expected_finals"] = (0..game.seats().len())
+            .map(|p| json!({ "player": game.seats()[p].name, "capital": expected[p] }))
+            .collect::<Vec<_>>()
+            .into();
+    }
+    out
 }
 
 fn last_round_text(game: &Game<'_>, l: &LastRound, o: OpponentsArg, stop: &str) -> String {
@@ -245,6 +252,10 @@ fn last_round_text(game: &Game<'_>, l: &LastRound, o: OpponentsArg, stop: &str) 
         winners.join(" and "),
         if winners.len() > 1 { "share the victory" } else { "wins" }
     );
+    let names: Vec<String> = game.seats().iter().map(|s| s.name.clone()).collect();
+    if let Some(words) = l.expected_in_words(&names) {
+        out += &format!("  {words}\n");
+    }
     out += &format!("  {} states searched.\n", l.nodes);
     out
 }

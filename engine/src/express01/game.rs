@@ -822,6 +822,16 @@ impl<'c> Game<'c> {
         cards
     }
 
+    /// The cards that may come from the face-down part of deck `d`, each number once in number
+    /// order, with how many copies of it lie face down: the chances of a draw nobody has seen
+    /// (ruling T3), each card coming with probability copies / face-down cards.
+    pub fn could_come_with_copies(&self, d: usize) -> Vec<(CardNumber, u32)> {
+        let Some(deck) = self.decks.get(d) else { return Vec::new() };
+        let down = &deck.cards[..deck.cards.len() - deck.face_up];
+        let copies = |c: CardNumber| down.iter().filter(|&&x| x == c).count() as u32;
+        self.could_come(d).into_iter().map(|c| (c, copies(c))).collect()
+    }
+
     /// The table tells the card that comes from deck `d`: in a game from the table, with the top
     /// face down, `card` is put on top of the face-down cards (any order of them is as good as
     /// another: it was never seen) and counts as seen; otherwise the top card is known and must

@@ -122,10 +122,10 @@ pub struct Analysis<'c> {
 pub const TABLE_ASSUMES: &str = "A game from the table: every hand is known as entered (ruling T1); the order of the face-down \
      cards of each deck was never seen and the answer does not depend on it (ruling T3): a turn's value counts the cards in \
      a hand, not which cards, and the cards a bonus payment draws come after everything the turn can still do, so the \
-     value of a turn is exact, the same for every order of the cards never seen (its expectation over them); where a \
-     search looks past a draw from face-down cards (the West's card in the same turn, the turns after it in the exact \
-     last round) it takes those cards in number order, one completion of what was never seen, the same whatever order \
-     the file gives.";
+     value of a turn is exact, the same for every order of the cards never seen (its expectation over them); the exact \
+     last round takes the expectation over every card that could come where a later turn could use it; the West's card \
+     drawn face down in the same turn is taken in number order, one completion of what was never seen, the same \
+     whatever order the file gives.";
 
 /// What the values of an Express 01 review measure.
 pub fn measure(options: &AnalysisOptions) -> Measure {
@@ -341,9 +341,7 @@ fn exact_last_round(
         .map(|(seat, words)| json!({ "player": names[seat], "steps": words }))
         .collect();
     let played: Vec<u32> = (0..names.len()).map(|p| end.capital(p).total()).collect();
-    Some(LastRound {
-        first_turn: first,
-        details: json!({
+    let mut details = json!({
             "round": before.round(),
             "opponents": "max^n (L2)",
             "proven": found.proven,
@@ -353,8 +351,13 @@ fn exact_last_round(
             "winners": found.winners.iter().map(|&p| names[p].clone()).collect::<Vec<_>>(),
             "played_finals": played,
             "played_winners": end.winners().iter().map(|&p| names[p].clone()).collect::<Vec<_>>(),
-        }),
-    })
+    });
+    // Past a card nobody has seen (a game from the table, T3): the expectation.
+    if let (Some(expected), Some(words)) = (found.expected(), found.expected_in_words(names)) {
+        details["expected_finals"] = json!(expected);
+        details["expected_in_words"] = json!(words);
+    }
+    Some(LastRound { first_turn: first, details })
 }
 
 /// The last round in one line of the review's facts.
@@ -375,7 +378,7 @@ fn last_round_fact(l: &LastRound) -> String {
             list(&d["played_winners"]),
         );
     }
-    format!(
+    let mut fact = format!(
         "The exact last round from round {} (max^n, every player maximising their own final capital, L2; proven): \
          final capitals {} and {} winning; as played: {} and {}.",
         d["round"],
@@ -383,7 +386,11 @@ fn last_round_fact(l: &LastRound) -> String {
         list(&d["winners"]),
         list(&d["played_finals"]),
         list(&d["played_winners"]),
-    )
+    );
+    if let Some(words) = d["expected_in_words"].as_str() {
+        fact = format!("{fact} {words}");
+    }
+    fact
 }
 
 /// The bonus payment of a turn checked against the best route: the company, the payout paid,

@@ -22,6 +22,7 @@ use signalbox_engine::express01::network::Network;
 
 use signalbox_engine::express01::route::RouteTask;
 
+use super::expected::Capital;
 use super::turn::{Limit, ends_turn, fingerprint, hash128};
 
 /// How the players other than the mover choose (L2, L3).
@@ -51,6 +52,15 @@ pub struct LastRound {
     pub line: Vec<RoundTurn>,
     /// Every seat's final capital at the end of the line ("Determine the Winner").
     pub finals: Vec<u32>,
+    /// Every seat's final capital by the opponent model: the finals of the line, or, when a
+    /// card nobody has seen is drawn on the way (a game from the table, ruling T3), the
+    /// expectation over every card that could come, each by its chance. The line then shows the
+    /// face-down cards coming in number order, one of those completions.
+    pub value: Vec<Capital>,
+    /// Whether the line draws a card nobody has seen before a later step could use it: then
+    /// `value` is an expectation (each of those draws searched for every card that could come,
+    /// unless the search was stopped first).
+    pub by_chance: bool,
     /// The winners at the end of the line ([`Game::winners`]: the most capital, then the most
     /// company shares).
     pub winners: Vec<usize>,
@@ -60,12 +70,32 @@ pub struct LastRound {
     pub proven: bool,
     /// States searched.
     pub nodes: u64,
+    /// Draws of a card nobody has seen searched as a chance, every card that could come (T3).
+    pub chances: u64,
     /// The end was not reached yet: only the mover's turns that reach it were searched ("if you
     /// end the game now", L1).
     pub restricted: bool,
 }
 
 impl LastRound {
+    /// The expected final capitals, each as a decimal, when the line draws a card nobody has
+    /// seen before it could be used (T3); `None` when the line's finals are the value.
+    pub fn expected(&self) -> Option<Vec<f64>> {
+        self.by_chance.then(|| self.value.iter().map(|v| v.as_f64()).collect())
+    }
+
+    /// [`LastRound::expected`] in words, player by player (names in seat order): the sentence a
+    /// text output adds after the finals of its line.
+    pub fn expected_in_words(&self, names: &[String]) -> Option<String> {
+        let expected = self.expected()?;
+        let each: Vec<String> = names.iter().zip(&expected).map(|(n, v)| format!("{n} {v:.2}")).collect();
+        Some(format!(
+            "The line takes the face-down cards in number order, one of the ways they could come; over every card \
+             that could come, each by its chance, the final capitals are expected to be {} (ruling T3).",
+            each.join(", ")
+        ))
+    }
+
     /// Each turn of the line from `game` (the game it was searched from): the seat and its steps
     /// in the record's words.
     pub fn in_words(&self, game: &Game<'_>) -> Vec<(usize, Vec<String>)> {
@@ -101,12 +131,14 @@ pub fn last_round(game: &Game<'_>, referee: &dyn Referee, opponents: Opponents, 
         memo: HashMap::new(),
         last_turns: HashMap::new(),
         nodes: 0,
+        chances: 0,
         limit,
         stopped: false,
     };
-    let finals = s.value(game, true)?;
+    let value = s.value(game, true)?;
     // The line: the best step of each state, from the memo; a last turn's steps from its search.
     let mut steps = Vec::new();
+    let mut by_chance = false;
     let mut g = game.clone();
     while !g.is_over() {
         let key = fingerprint(&g);
@@ -118,12 +150,24 @@ pub fn last_round(game: &Game<'_>, referee: &dyn Referee, opponents: Opponents, 
             continue;
         }
         let Some(Some((_, step))) = s.memo.get(&key) else { return None };
+        by_chance |= g.draws_unseen(*step);
         g.play_unchecked(*step);
         steps.push(*step);
     }
     let line = split_turns(game, &steps);
     let winners = g.winners();
-    Some(LastRound { line, finals, winners, proven: !s.stopped, nodes: s.nodes, restricted })
+    let finals = capitals(&g);
+    Some(LastRound {
+        line,
+        finals,
+        value,
+        by_chance,
+        winners,
+        proven: !s.stopped,
+        nodes: s.nodes,
+        chances: s.chances,
+        restricted,
+    })
 }
 
 /// The steps of a line cut into whole turns.
@@ -151,20 +195,25 @@ fn capitals(game: &Game<'_>) -> Vec<u32> {
     (0..game.seats().len()).map(|p| game.capital(p).total()).collect()
 }
 
+/// Every seat's capital now, as values of the search.
+fn capital_values(game: &Game<'_>) -> Vec<Capital> {
+    (0..game.seats().len()).map(|p| Capital::whole(i64::from(game.capital(p).total()))).collect()
+}
+
 /// The highest capital of the seats other than `player`.
-fn strongest_other(finals: &[u32], player: usize) -> u32 {
-    finals.iter().enumerate().filter(|&(p, _)| p != player).map(|(_, &c)| c).max().unwrap_or(0)
+fn strongest_other(finals: &[Capital], player: usize) -> Capital {
+    finals.iter().enumerate().filter(|&(p, _)| p != player).map(|(_, &c)| c).max().unwrap_or(Capital::whole(0))
 }
 
 /// The others' finals in seat order.
-fn others(finals: &[u32], player: usize) -> impl Iterator<Item = u32> + '_ {
+fn others(finals: &[Capital], player: usize) -> impl Iterator<Item = Capital> + '_ {
     finals.iter().enumerate().filter(move |&(p, _)| p != player).map(|(_, &c)| c)
 }
 
 /// Max^n preference of `player` (L2): `Greater` when `a` is better for them than `b`. Own
 /// capital higher; then the strongest other lower; then the others' capitals in seat order,
 /// lexicographically lower.
-fn maxn_order(player: usize, a: &[u32], b: &[u32]) -> Ordering {
+fn maxn_order(player: usize, a: &[Capital], b: &[Capital]) -> Ordering {
     a[player]
         .cmp(&b[player])
         .then_with(|| strongest_other(b, player).cmp(&strongest_other(a, player)))
@@ -174,8 +223,8 @@ fn maxn_order(player: usize, a: &[u32], b: &[u32]) -> Ordering {
 /// The paranoid key's order for the root player (L3): `Greater` when `a` is better for the root.
 /// The margin (own less the strongest other) higher; then own higher; then the others' capitals
 /// in seat order, lexicographically lower.
-fn paranoid_order(root: usize, a: &[u32], b: &[u32]) -> Ordering {
-    let margin = |f: &[u32]| i64::from(f[root]) - i64::from(strongest_other(f, root));
+fn paranoid_order(root: usize, a: &[Capital], b: &[Capital]) -> Ordering {
+    let margin = |f: &[Capital]| f[root].minus(strongest_other(f, root));
     margin(a).cmp(&margin(b)).then_with(|| a[root].cmp(&b[root])).then_with(|| others(b, root).cmp(others(a, root)))
 }
 
@@ -226,10 +275,11 @@ struct Search<'r> {
     root: usize,
     restricted: bool,
     /// The value of each state searched and its best step (`None`: no line, L1).
-    memo: HashMap<u128, Option<(Vec<u32>, Step)>>,
+    memo: HashMap<u128, Option<(Vec<Capital>, Step)>>,
     /// The last turns searched whole (L6): from the turn's start, the finals and the turn's steps.
-    last_turns: HashMap<u128, (Vec<u32>, Vec<Step>)>,
+    last_turns: HashMap<u128, (Vec<Capital>, Vec<Step>)>,
     nodes: u64,
+    chances: u64,
     limit: Limit,
     stopped: bool,
 }
@@ -243,7 +293,7 @@ impl Search<'_> {
     }
 
     /// Whether `a` is better than `b` for the decider `player` (L2, L3).
-    fn better(&self, player: usize, a: &[u32], b: &[u32]) -> bool {
+    fn better(&self, player: usize, a: &[Capital], b: &[Capital]) -> bool {
         match self.opponents {
             Opponents::MaxN => maxn_order(player, a, b) == Ordering::Greater,
             Opponents::Paranoid if player == self.root => paranoid_order(self.root, a, b) == Ordering::Greater,
@@ -260,9 +310,9 @@ impl Search<'_> {
     /// The value of `g` (the finals the line from it reaches), `None` when no line may be played
     /// from it (a restricted root turn that cannot reach the end, L1). `root_turn`: `g` is in the
     /// root mover's turn.
-    fn value(&mut self, g: &Game<'_>, root_turn: bool) -> Option<Vec<u32>> {
+    fn value(&mut self, g: &Game<'_>, root_turn: bool) -> Option<Vec<Capital>> {
         if g.is_over() {
-            return Some(capitals(g));
+            return Some(capital_values(g));
         }
         let key = fingerprint(g);
         if let Some(v) = self.memo.get(&key) {
@@ -281,7 +331,7 @@ impl Search<'_> {
             });
         }
         let decider = g.decider();
-        let mut best: Option<(Vec<u32>, Step)> = None;
+        let mut best: Option<(Vec<Capital>, Step)> = None;
         for step in self.choices(g, false) {
             let mut h = g.clone();
             h.play_unchecked(step);
@@ -289,7 +339,12 @@ impl Search<'_> {
             if ends && root_turn && self.restricted && !h.end_reached() {
                 continue;
             }
-            let Some(v) = self.value(&h, root_turn && !ends) else { continue };
+            let v = if g.draws_unseen(step) && !self.stopped {
+                self.expected_draw(g, step, root_turn && !ends)
+            } else {
+                self.value(&h, root_turn && !ends)
+            };
+            let Some(v) = v else { continue };
             if best.as_ref().is_none_or(|(b, _)| self.better(decider, &v, b)) {
                 best = Some((v, step));
             }
@@ -297,6 +352,23 @@ impl Search<'_> {
         let out = best.as_ref().map(|(f, _)| f.clone());
         self.memo.insert(key, best);
         out
+    }
+
+    /// The value of drawing with `step` a card nobody has seen (T3): the expectation over every
+    /// card that could come, each by its copies among the face-down cards; `None` when any of
+    /// them leaves no line (L1).
+    fn expected_draw(&mut self, g: &Game<'_>, step: Step, root_turn: bool) -> Option<Vec<Capital>> {
+        let Step::Draw(d) = step else { return None };
+        self.chances += 1;
+        let mut outcomes: Vec<(u32, Vec<Capital>)> = Vec::new();
+        for (card, copies) in g.could_come_with_copies(d) {
+            let mut h = g.clone();
+            h.reveal(d, card).ok()?;
+            h.play_unchecked(step);
+            outcomes.push((copies, self.value(&h, root_turn)?));
+        }
+        let seats = g.seats().len();
+        Some((0..seats).map(|p| Capital::mean(&outcomes.iter().map(|(w, v)| (*w, v[p])).collect::<Vec<_>>())).collect())
     }
 
     /// The steps searched from `g` (L4, L5): every legal step, except in the round's last turn,
@@ -326,7 +398,7 @@ impl Search<'_> {
     /// keeping the best end by the decider's order and cutting a state whose bound cannot reach
     /// the best end's first key.
     /// `require_end`: only ends with the end condition met count (L1).
-    fn last_turn(&mut self, g: &Game<'_>, require_end: bool) -> Option<(Vec<u32>, Vec<Step>)> {
+    fn last_turn(&mut self, g: &Game<'_>, require_end: bool) -> Option<(Vec<Capital>, Vec<Step>)> {
         let mut t = LastTurn { mover: g.mover(), require_end, seen: HashSet::new(), best: None, line: Vec::new() };
         self.visit_last(&mut t, g);
         t.best
@@ -336,7 +408,7 @@ impl Search<'_> {
         self.tick();
         if let Some((best, _)) = &t.best
             && !self.stopped
-            && self.first_key_bound(g, t.mover) < self.first_key(t.mover, best)
+            && Capital::whole(self.first_key_bound(g, t.mover)) < self.first_key(t.mover, best)
         {
             return;
         }
@@ -348,7 +420,7 @@ impl Search<'_> {
             h.play_unchecked(step);
             if ends_turn(g, &h) {
                 if !t.require_end || h.end_reached() {
-                    let f = capitals(&h);
+                    let f = capital_values(&h);
                     if t.best.as_ref().is_none_or(|(b, _)| self.better(t.mover, &f, b)) {
                         let mut line = t.line.clone();
                         line.push(step);
@@ -374,10 +446,10 @@ impl Search<'_> {
     }
 
     /// The first component of the decider's order (L2, L3): own capital, or the root's margin.
-    fn first_key(&self, player: usize, f: &[u32]) -> i64 {
+    fn first_key(&self, player: usize, f: &[Capital]) -> Capital {
         match self.opponents {
-            Opponents::MaxN => i64::from(f[player]),
-            Opponents::Paranoid => i64::from(f[self.root]) - i64::from(strongest_other(f, self.root)),
+            Opponents::MaxN => f[player],
+            Opponents::Paranoid => f[self.root].minus(strongest_other(f, self.root)),
         }
     }
 
@@ -388,8 +460,9 @@ impl Search<'_> {
             Opponents::MaxN => own,
             Opponents::Paranoid => {
                 let now = capitals(g);
+                let strongest = now.iter().enumerate().filter(|&(p, _)| p != mover).map(|(_, &c)| c).max().unwrap_or(0);
                 let engine = g.black_engine() == Some(mover) && !g.engine_used();
-                own - (i64::from(strongest_other(&now, mover)) - i64::from(engine))
+                own - (i64::from(strongest) - i64::from(engine))
             }
         }
     }
@@ -399,7 +472,7 @@ struct LastTurn {
     mover: usize,
     require_end: bool,
     seen: HashSet<u128>,
-    best: Option<(Vec<u32>, Vec<Step>)>,
+    best: Option<(Vec<Capital>, Vec<Step>)>,
     line: Vec<Step>,
 }
 
@@ -445,21 +518,25 @@ fn own_gain_bound(g: &Game<'_>, mover: usize) -> i64 {
 mod tests {
     use super::*;
 
+    fn c(v: &[i64]) -> Vec<Capital> {
+        v.iter().map(|&n| Capital::whole(n)).collect()
+    }
+
     #[test]
     fn max_n_ties_go_to_the_strongest_other_lowest_then_the_others_lowest_in_seat_order() {
         // Own capital first.
-        assert_eq!(maxn_order(0, &[6, 9, 9], &[5, 0, 0]), Ordering::Greater);
+        assert_eq!(maxn_order(0, &c(&[6, 9, 9]), &c(&[5, 0, 0])), Ordering::Greater);
         // Equal own: the strongest other lower wins.
-        assert_eq!(maxn_order(1, &[9, 6, 1], &[2, 6, 8]), Ordering::Less);
+        assert_eq!(maxn_order(1, &c(&[9, 6, 1]), &c(&[2, 6, 8])), Ordering::Less);
         // Equal own and strongest other: the others in seat order, lexicographically lower.
-        assert_eq!(maxn_order(0, &[5, 3, 4], &[5, 4, 2]), Ordering::Greater);
-        assert_eq!(maxn_order(2, &[1, 7, 3], &[1, 7, 3]), Ordering::Equal);
+        assert_eq!(maxn_order(0, &c(&[5, 3, 4]), &c(&[5, 4, 2])), Ordering::Greater);
+        assert_eq!(maxn_order(2, &c(&[1, 7, 3]), &c(&[1, 7, 3])), Ordering::Equal);
     }
 
     #[test]
     fn paranoid_ranks_the_margin_then_own_then_the_others_lowest() {
-        assert_eq!(paranoid_order(0, &[5, 6, 0], &[9, 11, 0]), Ordering::Greater);
-        assert_eq!(paranoid_order(0, &[5, 5, 0], &[4, 4, 0]), Ordering::Greater);
-        assert_eq!(paranoid_order(0, &[5, 5, 0], &[5, 5, 1]), Ordering::Greater);
+        assert_eq!(paranoid_order(0, &c(&[5, 6, 0]), &c(&[9, 11, 0])), Ordering::Greater);
+        assert_eq!(paranoid_order(0, &c(&[5, 5, 0]), &c(&[4, 4, 0])), Ordering::Greater);
+        assert_eq!(paranoid_order(0, &c(&[5, 5, 0]), &c(&[5, 5, 1])), Ordering::Greater);
     }
 }

@@ -8,6 +8,8 @@
 //!   `Game::legal` is tested and benchmarked against.
 //! - [`last_round`]: the exact last round of a game (max^n or paranoid), and
 //!   [`naive_round`], the plain max^n over every legal step it is tested against.
+//! - [`expected`]: exact expected capitals over the cards nobody has seen (a game from the
+//!   table).
 //! - [`selfplay`]: whole games played by a built-in policy.
 //! - [`game_positions`]: turn starts of self-played games, cut down for naive searches.
 //! - [`turn`]: the best turn of a whole game by a stated evaluation, exact, and its naive
@@ -17,6 +19,7 @@
 //!   track networks.
 
 pub mod analysis;
+pub mod expected;
 pub mod game_positions;
 pub mod hops;
 pub mod instances;
