@@ -61,6 +61,19 @@ pub fn save_atomic(path: &Path, text: &str) -> anyhow::Result<()> {
     std::fs::rename(&temporary, path).map_err(cannot)
 }
 
+/// Writes the record of a new game (`new`) to `out` through [`save_atomic`] and says so, or
+/// prints it when no file is named.
+pub fn write_new_game(out: Option<&Path>, text: &str) -> anyhow::Result<()> {
+    match out {
+        Some(out) => {
+            save_atomic(out, text)?;
+            say!("Wrote {}", out.display());
+        }
+        None => say!("{}", text.trim_end()),
+    }
+    Ok(())
+}
+
 /// Runs a table session on standard input: asks, takes a line, saves the record to `record`
 /// after every step (and once at the start), until the game is over, `quit` or the input ends.
 pub fn session(game: &mut dyn TableGame, record: Option<&Path>) -> anyhow::Result<()> {

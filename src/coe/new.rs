@@ -61,12 +61,5 @@ pub fn run(a: NewArgs, catalogue: &Catalogue) -> anyhow::Result<()> {
     let record = Record::new(instance, rules, Vec::new());
     record.replay(catalogue, "the new game").map_err(|e| bad(e.to_string()))?;
     let text = record.to_json_in_words();
-    match &a.out {
-        Some(out) => {
-            crate::table::save_atomic(out, &text)?;
-            say!("Wrote {}", out.display());
-        }
-        None => say!("{}", text.trim_end()),
-    }
-    Ok(())
+    crate::table::write_new_game(a.out.as_deref(), &text)
 }

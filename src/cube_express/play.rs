@@ -118,14 +118,7 @@ pub fn new(a: NewArgs) -> anyhow::Result<()> {
     let record = a.start.record()?;
     record.replay(content, "the new game").map_err(|e| bad(e.to_string()))?;
     let text = serde_json::to_string_pretty(&record)? + "\n";
-    match &a.out {
-        Some(out) => {
-            crate::table::save_atomic(out, &text)?;
-            say!("Wrote {}", out.display());
-        }
-        None => say!("{}", text.trim_end()),
-    }
-    Ok(())
+    crate::table::write_new_game(a.out.as_deref(), &text)
 }
 
 /// Arguments of `cube-express play`.

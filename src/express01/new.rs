@@ -50,14 +50,7 @@ fn run_table(a: &NewArgs) -> anyhow::Result<()> {
         Some("played at the table (signalbox express01 play --table)".into()),
     );
     let text = serde_json::to_string_pretty(&record.finish(&game)).context("the record as JSON")? + "\n";
-    match &a.out {
-        Some(out) => {
-            crate::table::save_atomic(out, &text)?;
-            say!("Wrote {}", out.display());
-        }
-        None => say!("{}", text.trim_end()),
-    }
-    Ok(())
+    crate::table::write_new_game(a.out.as_deref(), &text)
 }
 
 pub fn run(a: NewArgs) -> anyhow::Result<()> {

@@ -71,14 +71,7 @@ pub fn run_new(a: NewArgs) -> anyhow::Result<()> {
     // The record of a new game holds no move: a seeded game's first roll is made when it is played.
     record.turns.clear();
     let text = record_text(&record, a.seed.is_some());
-    match &a.out {
-        Some(out) => {
-            crate::table::save_atomic(out, &text)?;
-            say!("Wrote {}", out.display());
-        }
-        None => say!("{}", text.trim_end()),
-    }
-    Ok(())
+    crate::table::write_new_game(a.out.as_deref(), &text)
 }
 
 /// Arguments of `railways play`.

@@ -287,15 +287,8 @@ pub fn analyse(
             exact: review.decisions.iter().all(|d| d.fair_play.as_ref().is_some_and(|p| p.exact)),
         };
         review.facts.push(format!(
-            "without knowing the future (fair play, ruling F6): expected {:.2} at the start{}; skill {:+.2} (the fair-play losses); luck {:+.2} (the rest); {} = {:.2} {:+.2} {:+.2}",
-            split.expected_at_start,
-            if split.exact { "" } else { " (estimated)" },
-            split.skill,
-            split.luck,
-            score.total(),
-            split.expected_at_start,
-            split.skill,
-            split.luck
+            "without knowing the future (fair play, ruling F6): {}",
+            split_in_words(&split, "the fair-play losses", "the rest")
         ));
         review.fair_play = Some(split);
     }
@@ -415,17 +408,7 @@ fn analyse_table(
             "{} of {} decisions lost nothing by the expected final score",
             review.summary.players[0].lost_nothing, review.summary.players[0].decisions
         ),
-        format!(
-            "expected {:.2} at the start{}; skill {:+.2} (the losses); luck {:+.2} (what the dice and cards gave or took); {} = {:.2} {:+.2} {:+.2}",
-            split.expected_at_start,
-            if split.exact { "" } else { " (estimated)" },
-            split.skill,
-            split.luck,
-            score.total(),
-            split.expected_at_start,
-            split.skill,
-            split.luck
-        ),
+        split_in_words(&split, "the losses", "what the dice and cards gave or took"),
     ];
     review.fair_play = Some(split);
     review.charts = vec![Chart {
@@ -611,4 +594,20 @@ pub fn sample_record(catalogue: &Catalogue, seed: u64, rules: Rules, options: So
     let mut record = Record::new(instance.clone(), rules, moves);
     record.score = Some(game.score().total());
     record
+}
+
+/// The skill and luck split in one sentence: the expectation at the start, the skill (with what
+/// it sums), the luck (with what it is), and the final score as their sum.
+fn split_in_words(split: &FairSplit, skill: &str, luck: &str) -> String {
+    format!(
+        "expected {:.2} at the start{}; skill {:+.2} ({skill}); luck {:+.2} ({luck}); {} = {:.2} {:+.2} {:+.2}",
+        split.expected_at_start,
+        if split.exact { "" } else { " (estimated)" },
+        split.skill,
+        split.luck,
+        split.final_score,
+        split.expected_at_start,
+        split.skill,
+        split.luck
+    )
 }
