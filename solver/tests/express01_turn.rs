@@ -59,6 +59,49 @@ fn the_best_turn_equals_the_naive_search_on_500_small_positions_and_replays_to_i
     assert!(by_map[0] >= 100 && by_map[1] >= 100, "both maps: {by_map:?}");
 }
 
+/// The same small positions as games from the table (ruling T2: every deck face down, in an
+/// order nobody saw). Where the turn can draw the West's card from a face-down top, lines through
+/// it are valued with the card in number order; the answer is proven only where no such line
+/// could beat the best whatever card came (T3), and its bound then covers every card. Proven
+/// answers equal the naive search; every answer is the same for two orders of the decks.
+#[test]
+fn at_the_table_a_best_turn_past_an_unseen_card_is_proven_only_where_no_card_could_beat_it() {
+    let catalogue = Catalogue::house();
+    let referee = BestRoute;
+    let (mut compared, mut unseen) = (0, 0);
+    for game in agreement_positions(&catalogue, 500).into_iter().filter(|g| g.map().id == "usa") {
+        let table = |rotate: usize| {
+            let mut setup = game.to_setup();
+            setup.table = true;
+            setup.face_up.clear();
+            for cards in setup.decks.iter_mut().flat_map(|d| d.values_mut()) {
+                let n = cards.len().max(1);
+                cards.rotate_left(rotate % n);
+            }
+            game_of(&catalogue, setup).expect("the position at the table")
+        };
+        let (first, second) = (table(0), table(2));
+        let found = best_turns(&first, &referee, 1, Limit::none());
+        let again = best_turns(&second, &referee, 1, Limit::none());
+        let at = format!("round {} turn {}", game.round(), game.turn());
+        let summary = |a: &signalbox_solver::express01::turn::TurnAnswer| {
+            (a.best().value, a.best().steps.clone(), a.proven, a.bound, a.unseen)
+        };
+        assert_eq!(summary(&found), summary(&again), "{at}: another order of the unseen cards");
+        assert_eq!(replayed_value(&first, &found.best().steps, &referee), found.best().value, "{at}");
+        if found.unseen {
+            unseen += 1;
+            assert!(!found.proven && found.bound > found.best().value, "{at}: not proven, with a bound above the best");
+        } else {
+            assert!(found.proven, "{at}");
+            assert_eq!(found.best().value, naive_best(&first, &referee).expect("a turn ends"), "{at}");
+        }
+        compared += 1;
+    }
+    println!("{compared} USA positions at the table, {unseen} with a West card that could come face down");
+    assert!(compared >= 100, "{compared}");
+}
+
 /// Mid-game positions with whole hands from greedy self-play: the search's work, printed (no
 /// reference; for the performance notes).
 /// `cargo test --release -p signalbox-solver --test express01_turn -- --ignored --nocapture`

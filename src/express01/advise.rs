@@ -19,6 +19,10 @@ use crate::input::{bad, check_new, text_or_embedded, write_new};
 pub const EVALUATION: &str = "the mover's capital less the strongest opponent's capital at the end of the turn, before \
                               the next round's government aid (docs/rules/express-01.md, A1)";
 
+/// Why a best turn at the table is not proven where the West's card could come face down.
+const UNSEEN: &str = "the West's card could come from face-down cards: the turns through it are valued with the \
+     cards in number order, one of the ways they could come (ruling T3)";
+
 /// What the answer assumes known.
 pub const ASSUMES: &str = "every hand and the order of every deck are known, as in the position (open hands, as after \
                            a game)";
@@ -160,7 +164,7 @@ pub fn run(a: AdviseArgs) -> anyhow::Result<()> {
             .iter()
             .map(|(words, after, value)| json!({ "steps": words, "value": value, "capitals_after": capitals(after) }))
             .collect();
-        let out = json!({
+        let mut out = json!({
             "position": label,
             "round": game.round(),
             "turn": game.turn(),
@@ -175,6 +179,9 @@ pub fn run(a: AdviseArgs) -> anyhow::Result<()> {
             "states": answer.nodes,
             "last_round": last.as_ref().map(|l| last_round_json(&game, l, a.opponents)),
         });
+        if answer.unseen {
+            out["unseen"] = json!(UNSEEN);
+        }
         println!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(());
     }
@@ -283,6 +290,8 @@ fn text_of(
     let (words, after, value) = &turns[0];
     let proof = if answer.proven {
         "proven".to_string()
+    } else if answer.unseen {
+        format!("{UNSEEN}; no turn is worth more than {:+} whatever card comes: not proven", answer.bound)
     } else {
         format!("best found within {stop}; no turn is worth more than {:+}: not proven", answer.bound)
     };

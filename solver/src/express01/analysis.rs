@@ -27,6 +27,7 @@ use std::time::{Duration, Instant};
 
 use rand::seq::IndexedRandom;
 use serde_json::json;
+use signalbox_engine::express01::card::CardNumber;
 use signalbox_engine::express01::catalogue::Catalogue;
 use signalbox_engine::express01::game::{Game, GameError, Phase, Step};
 use signalbox_engine::express01::position::Position;
@@ -91,6 +92,9 @@ pub struct PlayedTurn<'c> {
     pub steps: Vec<Step>,
     /// The steps as the record writes them.
     pub texts: Vec<String>,
+    /// For each step, the card it drew as the record tells it (a game from the table, ruling
+    /// T2), so that the turn replays with the cards that came.
+    pub told: Vec<Option<CardNumber>>,
 }
 
 /// The exact last round of a finished game, as the last-round search reports it.
@@ -125,7 +129,8 @@ pub const TABLE_ASSUMES: &str = "A game from the table: every hand is known as e
      value of a turn is exact, the same for every order of the cards never seen (its expectation over them); the exact \
      last round takes the expectation over every card that could come where a later turn could use it; the West's card \
      drawn face down in the same turn is taken in number order, one completion of what was never seen, the same \
-     whatever order the file gives.";
+     whatever order the file gives, and where a turn through it could beat the best whatever card came, the best is \
+     marked not proven with a bound that holds for every card.";
 
 /// What the values of an Express 01 review measure.
 pub fn measure(options: &AnalysisOptions) -> Measure {
@@ -168,10 +173,16 @@ pub fn turns_of<'c>(
     let mut turns: Vec<PlayedTurn<'c>> = Vec::new();
     let replayed = replay(file, record, catalogue, &BestRoute, &mut |g, step| {
         if *g.phase() == Phase::Pair {
-            turns.push(PlayedTurn { before: g.clone(), steps: Vec::new(), texts: Vec::new() });
+            turns.push(PlayedTurn { before: g.clone(), steps: Vec::new(), texts: Vec::new(), told: Vec::new() });
         }
         if let Some(t) = turns.last_mut() {
             t.steps.push(step);
+            // At the table the card told lies on top of its deck when the draw is checked.
+            let told = match step {
+                Step::Draw(d) if g.is_table() => g.decks().get(d).and_then(|deck| deck.top()),
+                _ => None,
+            };
+            t.told.push(told);
         }
     })?;
     for (t, r) in turns.iter_mut().zip(&record.turns) {
@@ -189,7 +200,11 @@ pub fn turns_of<'c>(
 
 /// The game just before the last step of `steps` played from `before`, and the game after all of
 /// them, every step checked; or the first step that is refused.
-fn play_turn<'c>(before: &Game<'c>, steps: &[Step]) -> Result<(Game<'c>, Game<'c>), String> {
+fn play_turn<'c>(
+    before: &Game<'c>,
+    steps: &[Step],
+    told: &[Option<CardNumber>],
+) -> Result<(Game<'c>, Game<'c>), String> {
     let mut g = before.clone();
     let mut last = g.clone();
     for (i, &s) in steps.iter().enumerate() {
@@ -198,6 +213,9 @@ fn play_turn<'c>(before: &Game<'c>, steps: &[Step]) -> Result<(Game<'c>, Game<'c
         }
         last = g.clone();
         let text = g.describe(s);
+        if let (Step::Draw(d), Some(Some(card))) = (s, told.get(i)) {
+            g.reveal(d, *card).map_err(|e| format!("step {} `{text}`: {e}", i + 1))?;
+        }
         g.play(s, &BestRoute).map_err(|e| format!("step {} `{text}`: {e}", i + 1))?;
     }
     if steps.is_empty() || !ends_turn(&last, &g) {
@@ -256,7 +274,7 @@ fn assemble<'c>(
         let mover = before.mover();
         let certificate = |message: String| AnalysisError::Certificate { turn: t + 1, message };
         let (played_end, _) =
-            play_turn(before, &turn.steps).map_err(|m| certificate(format!("the played turn: {m}")))?;
+            play_turn(before, &turn.steps, &turn.told).map_err(|m| certificate(format!("the played turn: {m}")))?;
         let played_value = evaluation(&played_end, mover);
         let found = review.answer.best();
         if review.answer.proven && played_value > found.value {
@@ -265,12 +283,14 @@ fn assemble<'c>(
                 found.value
             )));
         }
-        let (best, best_value) = if played_value >= found.value || found.steps.is_empty() {
-            (turn.steps.clone(), played_value)
+        // The best turn searched takes a card nobody has seen in number order (T3); the played
+        // turn, the cards that came.
+        let (best, told, best_value) = if played_value >= found.value || found.steps.is_empty() {
+            (turn.steps.clone(), turn.told.clone(), played_value)
         } else {
-            (found.steps.clone(), found.value)
+            (found.steps.clone(), Vec::new(), found.value)
         };
-        let (best_end, _) = play_turn(before, &best).map_err(certificate)?;
+        let (best_end, _) = play_turn(before, &best, &told).map_err(certificate)?;
         let best_replayed = evaluation(&best_end, mover);
         if best_replayed != best_value {
             return Err(certificate(format!("the search valued it {best_value}, the engine {best_replayed}")));

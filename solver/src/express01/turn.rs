@@ -85,6 +85,11 @@ pub struct TurnAnswer {
     /// Lines the game refused when played out: always 0 unless the search has a defect (the
     /// tests check it).
     pub refused: u64,
+    /// A game from the table where the turn can draw the West's card (USA rule b) from a deck
+    /// whose top lies face down, and a line through that draw could beat the best turn: those
+    /// lines are valued with the card in number order (ruling T3), one of the ways it could
+    /// come, so the best is not proven and `bound` covers every card.
+    pub unseen: bool,
 }
 
 impl TurnAnswer {
@@ -275,6 +280,8 @@ struct Part {
     refused: u64,
     /// The pair's bound (A2).
     upper: i32,
+    /// The bound (A2) at the draws of a card nobody has seen, whatever card comes (T3).
+    unseen: Option<i32>,
 }
 
 type Job<'a> = Box<dyn FnOnce() -> Part + Send + 'a>;
@@ -304,7 +311,7 @@ fn best_turns_with<R: Referee + Sync + ?Sized>(
                 upper(&h, mover)
             }
         };
-        Part { found: s.found, stopped: s.stopped, nodes: s.nodes, refused: s.refused, upper }
+        Part { found: s.found, stopped: s.stopped, nodes: s.nodes, refused: s.refused, upper, unseen: s.unseen }
     };
     let parts: Vec<Part> = if *game.phase() == Phase::Pair {
         let pairs = choices(game, &Dyn(referee));
@@ -325,17 +332,21 @@ fn best_turns_with<R: Referee + Sync + ?Sized>(
     if turns.is_empty() {
         turns.push(Turn { steps: Vec::new(), value: evaluation(game, mover) });
     }
-    let proven = parts.iter().all(|p| !p.stopped);
+    // A line through a card nobody has seen could beat the best only where its bound does (T3).
+    let unseen = parts.iter().filter_map(|p| p.unseen).max().filter(|&u| u > turns[0].value);
+    let proven = parts.iter().all(|p| !p.stopped) && unseen.is_none();
     let bound = parts
         .iter()
         .map(|p| if p.stopped { p.upper.max(p.found.first().map_or(i32::MIN, |t| t.value)) } else { i32::MIN })
-        .fold(turns[0].value, i32::max);
+        .fold(turns[0].value, i32::max)
+        .max(unseen.unwrap_or(i32::MIN));
     TurnAnswer {
         turns,
         proven,
         bound,
         nodes: parts.iter().map(|p| p.nodes).sum(),
         refused: parts.iter().map(|p| p.refused).sum(),
+        unseen: unseen.is_some(),
     }
 }
 
@@ -354,6 +365,8 @@ struct Search {
     refused: u64,
     /// A value known to be reached elsewhere, which a turn must beat.
     floor: Option<i32>,
+    /// The highest bound (A2) at a draw of a card nobody has seen (T3).
+    unseen: Option<i32>,
 }
 
 impl Search {
@@ -370,6 +383,7 @@ impl Search {
             stopped: false,
             refused: 0,
             floor,
+            unseen: None,
         }
     }
 
@@ -416,6 +430,12 @@ impl Search {
             return;
         }
         for step in choices(g, referee) {
+            if g.draws_unseen(step) {
+                // The West's card from a face-down top: searched with the card in number order;
+                // the bound here holds whatever card comes (T3).
+                let b = upper(g, self.mover);
+                self.unseen = Some(self.unseen.map_or(b, |u| u.max(b)));
+            }
             let mut h = g.clone();
             h.play_unchecked(step);
             self.line.push(step);
