@@ -383,18 +383,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 fn print_made(made: &Collection, out: &Path, seconds: Option<f64>, json: bool) {
     let s = &made.manifest.stats;
     if json {
-        let v = json!({"out": out.display().to_string(), "kind": made.manifest.kind, "short": made.manifest.short, "stats": s, "seconds": seconds});
+        let v = json!({"out": out.display().to_string(), "kind": made.manifest.kind, "short": made.manifest.short, "stats": s});
         say!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         return;
     }
-    say!(
-        "{} {} puzzles in {} ({} candidates tried{})",
-        s.kept,
-        made.manifest.kind,
-        out.display(),
-        s.candidates,
-        seconds.map_or(String::new(), |t| format!(", {t:.1} s"))
-    );
+    say!("{} {} puzzles in {} ({} candidates tried)", s.kept, made.manifest.kind, out.display(), s.candidates);
+    if let Some(t) = seconds {
+        eprintln!("Made in {t:.1} s.");
+    }
     let list = |m: &std::collections::BTreeMap<String, u64>| {
         m.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", ")
     };

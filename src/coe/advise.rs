@@ -38,9 +38,15 @@ pub struct AdviseArgs {
     /// Skip the hindsight maximum (a search knowing the future dice and cards).
     #[arg(long)]
     no_hindsight: bool,
-    /// Stop the hindsight search after S seconds (best found, marked not proven). Default 10.
+    /// Stop the hindsight search after this many seconds (the best found, marked not proven,
+    /// with its bound). The answer then depends on the machine's speed and load; --states does
+    /// not.
     #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = crate::flags::seconds)]
     time_limit: Option<Duration>,
+    /// Stop the hindsight search after N positions (the best found, marked not proven, with its
+    /// bound); 0 for no limit. The same answer on every machine, load and thread count.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_STATES)]
+    states: u64,
     /// Threads (default: one per core). The answer does not depend on it.
     #[arg(long, value_name = "T", allow_negative_numbers = true, value_parser = crate::flags::threads)]
     threads: Option<usize>,
@@ -54,6 +60,9 @@ pub struct AdviseArgs {
     #[arg(long, value_name = "FILE")]
     content: Option<PathBuf>,
 }
+
+/// The hindsight search's default budget of positions: a few seconds on one core.
+pub const DEFAULT_STATES: u64 = 20_000;
 
 fn parse_roll(text: &str) -> Result<[u8; 2], String> {
     let parts: Vec<&str> = text.split([',', ' ']).filter(|p| !p.is_empty()).collect();
@@ -104,9 +113,13 @@ pub fn run(a: AdviseArgs) -> anyhow::Result<()> {
         signalbox_solver::threads::install(a.threads, || fair::value_options(&game, fair::HORIZON, a.samples as usize));
     let fair_seconds = start.elapsed().as_secs_f64();
     let hindsight = (!a.no_hindsight && !at_table).then(|| {
-        let limit = a.time_limit.unwrap_or(Duration::from_secs(10));
-        let solved =
-            solve(&game, SolveOptions { time_limit: Some(limit), threads: a.threads, ..SolveOptions::default() });
+        let search = SolveOptions {
+            time_limit: a.time_limit,
+            positions: (a.states > 0).then_some(a.states),
+            threads: a.threads,
+            ..SolveOptions::default()
+        };
+        let solved = solve(&game, search);
         let option = first_turn_match(&game, &solved.line, &options);
         (solved, option)
     });
@@ -141,7 +154,6 @@ pub fn run(a: AdviseArgs) -> anyhow::Result<()> {
                 "moves": s.line,
             })),
             "record": record,
-            "seconds": fair_seconds,
         });
         say!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(());
@@ -197,7 +209,8 @@ pub fn run(a: AdviseArgs) -> anyhow::Result<()> {
             s.score
         );
     }
-    say!("Valued in {fair_seconds:.2} s.");
+    // The time taken is not part of the answer: it goes with the progress, to standard error.
+    eprintln!("Valued in {fair_seconds:.2} s.");
     Ok(())
 }
 

@@ -377,7 +377,6 @@ fn solo(a: SoloArgs) -> anyhow::Result<()> {
             "line": found.turns,
             "positions": found.positions,
             "plans": found.plans,
-            "seconds": seconds,
         });
         say!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(());
@@ -387,7 +386,7 @@ fn solo(a: SoloArgs) -> anyhow::Result<()> {
     let searched: Vec<String> = found.positions.iter().map(usize::to_string).collect();
     match found.stopped {
         None => say!(
-            "Best score: {} (from {}), proven by exhaustive search: bound {}, gap 0 (positions searched per turn: {}; {}; {seconds:.2} s)",
+            "Best score: {} (from {}), proven by exhaustive search: bound {}, gap 0 (positions searched per turn: {}; {})",
             found.score,
             found.start,
             found.score,
@@ -396,7 +395,7 @@ fn solo(a: SoloArgs) -> anyhow::Result<()> {
         ),
         Some(s) => {
             say!(
-                "Score found: {} (from {}), not proven: the time limit stopped the exhaustive search during turn {} ({} of {} searched; {seconds:.2} s). A stopped search gives no upper bound.",
+                "Score found: {} (from {}), not proven: the time limit stopped the exhaustive search during turn {} ({} of {} searched). A stopped search gives no upper bound.",
                 found.score,
                 found.start,
                 s.turn,
@@ -422,6 +421,7 @@ fn solo(a: SoloArgs) -> anyhow::Result<()> {
         say!("The game ended after turn {}.", found.turns.len());
     }
     say!("Checked: the rules engine replayed the line and scored it {checked}.");
+    eprintln!("Searched in {seconds:.2} s.");
     Ok(())
 }
 
@@ -548,7 +548,6 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
             "programs": (planned.method == Method::Program).then_some(planned.programs),
             "distinct_programs": (planned.method == Method::Program).then_some(planned.distinct),
             "backend": (planned.method == Method::Program).then_some(backend.name()),
-            "seconds": seconds,
         });
         say!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(());
@@ -574,7 +573,8 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
             planned.programs
         ),
     };
-    say!("Best turn{label_proven}: value {} ({how}; {seconds:.2} s)", planned.value);
+    say!("Best turn{label_proven}: value {} ({how})", planned.value);
+    eprintln!("Planned in {seconds:.2} s.");
     if let Some(why) = &planned.fallback {
         say!("Note: the programs failed ({why}).");
     }

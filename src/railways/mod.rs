@@ -445,7 +445,7 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
         let advice = roll.filter(|_| mine_found).and_then(|r| best_use(&game, r, deadline));
         (all, advice)
     });
-    let seconds = started.elapsed().as_secs_f64();
+    eprintln!("Planned in {:.1} ms.", started.elapsed().as_secs_f64() * 1e3);
     // The expected turns to build each plan under the dice alone (exact for that plan).
     let turns: Vec<Option<f64>> = all
         .iter()
@@ -552,7 +552,6 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
             "supply": {"straight": supply.straight, "curved": supply.curved, "crossing": supply.crossing},
             "to_link": plan.as_ref().map(|p| city_names(&game, &p.to_link)),
             "players": players,
-            "seconds": seconds,
             "roll": advice.as_ref().map(|adv| advice_json(&game, adv)),
         });
         say!("{}", serde_json::to_string_pretty(&out)?);
@@ -602,10 +601,9 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
         (Some(p), _) if p.tiles.is_empty() => say!("{player} has linked all four cities."),
         (Some(p), _) => {
             say!(
-                "{player}: {} to link {} ({:.1} ms for all players):",
+                "{player}: {} to link {}:",
                 count(p.tiles.len(), "tile", "tiles"),
-                city_names(&game, &p.to_link).join(", "),
-                seconds * 1e3
+                city_names(&game, &p.to_link).join(", ")
             );
             for (i, &(hex, ends)) in p.tiles.iter().enumerate() {
                 let [c, r] = at(&game, hex);
@@ -957,9 +955,13 @@ fn run_odds(a: OddsArgs) -> anyhow::Result<()> {
     });
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
-    let value = odds_json(&label, &result, a.seed, seconds);
+    let value = odds_json(&label, &result, a.seed);
     if let Some(out) = &a.out {
-        write_new(out, &(serde_json::to_string_pretty(&value)? + "\n"), a.force)?;
+        // The file keeps the time the games took, as a record of the run; the answer printed
+        // does not, so it is the same on any machine.
+        let mut kept = value.clone();
+        kept["seconds"] = json!(seconds);
+        write_new(out, &(serde_json::to_string_pretty(&kept)? + "\n"), a.force)?;
     }
     if a.json {
         say!("{}", serde_json::to_string_pretty(&value)?);
@@ -1002,7 +1004,7 @@ fn run_odds_shard(
     odds_file::write(out, a.force, &settings, part, seconds, (&indices, &outcomes))?;
     let result = tally(&settings.seats, &outcomes);
     if a.json {
-        let mut value = odds_json(label, &result, a.seed, seconds);
+        let mut value = odds_json(label, &result, a.seed);
         value["shard"] = json!(part.to_string());
         say!("{}", serde_json::to_string_pretty(&value)?);
         return Ok(());
@@ -1017,7 +1019,7 @@ fn run_odds_shard(
 }
 
 /// The odds as `railways odds --json` prints them and `--out` writes them.
-fn odds_json(label: &str, result: &Odds, seed: u64, seconds: f64) -> serde_json::Value {
+fn odds_json(label: &str, result: &Odds, seed: u64) -> serde_json::Value {
     let chances: Vec<serde_json::Value> = result
         .chances
         .iter()
@@ -1038,7 +1040,6 @@ fn odds_json(label: &str, result: &Odds, seed: u64, seconds: f64) -> serde_json:
         "chances": chances,
         "mean_turns": plain(result.mean_turns),
         "unfinished": result.unfinished,
-        "seconds": seconds,
     })
 }
 
@@ -1066,7 +1067,8 @@ fn say_chances(result: &Odds, seeds: &str, seconds: f64) {
             plain(100.0 * c.interval.1)
         );
     }
-    say!("Games lasted {:.1} more turns on average ({seconds:.1} s).", plain(result.mean_turns));
+    say!("Games lasted {:.1} more turns on average.", plain(result.mean_turns));
+    eprintln!("Played in {seconds:.1} s.");
     if result.unfinished > 0 {
         say!(
             "{} did not end within the turn limit and count as nobody's win.",

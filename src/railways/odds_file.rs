@@ -247,8 +247,10 @@ pub fn merge(shards: &[ShardFile], out: &Path, force: bool, json: bool) -> anyho
     let (_, settings) = first.expect("at least one shard");
     let all: Vec<Outcome> = outcomes.into_values().collect();
     let result = tally(&settings.seats, &all);
-    let value = super::odds_json(&settings.position, &result, settings.seed, seconds);
-    write_new(out, &(serde_json::to_string_pretty(&value)? + "\n"), force)?;
+    let value = super::odds_json(&settings.position, &result, settings.seed);
+    let mut kept = value.clone();
+    kept["seconds"] = serde_json::json!(seconds);
+    write_new(out, &(serde_json::to_string_pretty(&kept)? + "\n"), force)?;
     eprintln!("wrote {}: {} games from {} shards", out.display(), result.games, shards.len());
     if json {
         say!("{}", serde_json::to_string_pretty(&value)?);

@@ -13,8 +13,11 @@
 //!    order for the first line reaching it (cutting what cannot reach it), so one thread and
 //!    many give the same line.
 //!
-//! A time limit stops the proof where it is: the answer is then the best line found and the
-//! highest bound among the positions not searched, labelled not proven.
+//! A time limit or a budget of positions stops the proof where it is: the answer is then the
+//! best line found and the highest bound among the positions not searched, labelled not proven.
+//! A budget is counted work, so the search runs on one thread in the fixed order when one is
+//! set: where it stops, and so the answer, is then the same on any machine, load and thread
+//! count. A time limit is read from the clock and gives no such promise.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
@@ -32,6 +35,9 @@ use super::exact::turn_outcomes;
 pub struct SolveOptions {
     /// Stop the proof after this long and return the best line found with an upper bound.
     pub time_limit: Option<Duration>,
+    /// Stop the proof after expanding this many positions, as [`SolveOptions::time_limit`]
+    /// does; the search then runs on one thread, so the answer is the same everywhere.
+    pub positions: Option<u64>,
     /// Worker threads; `None` uses rayon's default (one per core).
     pub threads: Option<usize>,
     /// Positions the beam search keeps per turn.
@@ -40,7 +46,7 @@ pub struct SolveOptions {
 
 impl Default for SolveOptions {
     fn default() -> Self {
-        SolveOptions { time_limit: None, threads: None, beam: 512 }
+        SolveOptions { time_limit: None, positions: None, threads: None, beam: 512 }
     }
 }
 
@@ -80,7 +86,10 @@ pub fn solve(game: &Game<'_>, options: SolveOptions) -> Solved {
 /// `game` follows from); with it the score is the same and the line may be another line of that
 /// score (the first the search meets).
 pub fn solve_reusing(game: &Game<'_>, options: SolveOptions, tables: &Tables, at_most: Option<u32>) -> Solved {
-    crate::threads::install(options.threads, || Search::new(options, tables, at_most).run(game))
+    // A budget of positions is counted on one thread, in the fixed order, so that where it
+    // stops does not depend on how threads meet.
+    let threads = if options.positions.is_some() { Some(1) } else { options.threads };
+    crate::threads::install(threads, || Search::new(options, tables, at_most).run(game))
 }
 
 /// What searches of one game learn and share: per position the lowest upper bound on its value
@@ -117,7 +126,7 @@ impl Default for Tables {
 struct Search<'t> {
     options: SolveOptions,
     deadline: Option<Instant>,
-    timed_out: AtomicBool,
+    stopped: AtomicBool,
     /// The best score any task has found.
     found: AtomicU32,
     /// A known upper bound on the root's value: a line reaching it ends the search.
@@ -229,7 +238,7 @@ impl<'t> Search<'t> {
         Search {
             options,
             deadline: options.time_limit.map(|t| Instant::now() + t),
-            timed_out: AtomicBool::new(false),
+            stopped: AtomicBool::new(false),
             found: AtomicU32::new(0),
             at_most: at_most.unwrap_or(u32::MAX),
             table: &tables.table,
@@ -248,7 +257,7 @@ impl<'t> Search<'t> {
         let beam = self.beam(game);
         let beam_score = beam.score;
         let (upper, best) = self.proof(game, beam);
-        let proven = !self.timed_out.load(Ordering::SeqCst) && upper <= best.score;
+        let proven = !self.stopped.load(Ordering::SeqCst) && upper <= best.score;
         Solved {
             score: best.score,
             line: best.line,
@@ -260,12 +269,14 @@ impl<'t> Search<'t> {
         }
     }
 
-    fn out_of_time(&self) -> bool {
-        if self.timed_out.load(Ordering::Relaxed) {
+    fn must_stop(&self) -> bool {
+        if self.stopped.load(Ordering::Relaxed) {
             return true;
         }
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            self.timed_out.store(true, Ordering::Relaxed);
+        if self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.options.positions.is_some_and(|n| self.positions.load(Ordering::Relaxed) >= n)
+        {
+            self.stopped.store(true, Ordering::Relaxed);
             return true;
         }
         false
@@ -326,7 +337,7 @@ impl<'t> Search<'t> {
             }
             next.sort_by_key(|(b, s, _, _)| (std::cmp::Reverse(*b), std::cmp::Reverse(*s)));
             // Out of time: finish one line, quickly.
-            next.truncate(if self.out_of_time() { 1 } else { self.options.beam.max(1) });
+            next.truncate(if self.must_stop() { 1 } else { self.options.beam.max(1) });
             layer = next.into_iter().map(|(_, _, g, l)| (g, l)).collect();
         }
         let (score, line) = best.unwrap_or_else(|| (game.score().total(), Vec::new()));
@@ -387,7 +398,7 @@ impl<'t> Search<'t> {
             }
         }
         let upper = upper.min(self.at_most);
-        let proven = upper <= best.score && !self.out_of_time();
+        let proven = upper <= best.score && !self.must_stop();
         if proven && best.score > beam.score {
             // The line: the first, in the fixed order, reaching the proven score.
             if let Some(line) = self.first_line(&pieces, best.score) {
@@ -477,7 +488,7 @@ impl<'t> Search<'t> {
             return s;
         }
         let (_, bound) = self.bounds(game);
-        if bound <= self.bar(local) || self.out_of_time() || self.reached_cap() {
+        if bound <= self.bar(local) || self.must_stop() || self.reached_cap() {
             return bound;
         }
         if let Some(u) = self.dominance.get(game).filter(|&u| u <= self.bar(local)) {
@@ -487,7 +498,7 @@ impl<'t> Search<'t> {
         self.positions.fetch_add(1, Ordering::Relaxed);
         let mut upper = 0;
         for (_, cu, child, moves) in self.children(game) {
-            let u = if cu <= self.bar(local) || self.out_of_time() || self.reached_cap() {
+            let u = if cu <= self.bar(local) || self.must_stop() || self.reached_cap() {
                 cu
             } else {
                 let len = path.len();
@@ -547,5 +558,46 @@ mod tests {
             assert!(end.is_over());
             assert_eq!(score.total(), one.score, "seed {seed}");
         }
+    }
+
+    /// A budget of positions stops the proof at the same place on any thread count: the
+    /// answer is the same on one thread and on four, a stopped one is labelled not proven with
+    /// a true bound (at least the maximum), and a budget the proof fits in changes nothing.
+    #[test]
+    fn a_budget_of_positions_gives_the_same_answer_on_any_thread_count() {
+        let catalogue = Catalogue::house();
+        let mut stopped = 0;
+        for seed in 0..12 {
+            let instance = Instance::from_seed(seed);
+            let rules = Rules { max_turns: Some(4), ..Rules::default() };
+            let game = Game::new(&catalogue, &instance, rules);
+            let whole = solve(&game, SolveOptions { threads: Some(2), ..SolveOptions::default() });
+            assert!(whole.proven);
+            for budget in [1, 5, 40, 1_000_000] {
+                let with = |threads| {
+                    solve(
+                        &game,
+                        SolveOptions { positions: Some(budget), threads: Some(threads), ..SolveOptions::default() },
+                    )
+                };
+                let one = with(1);
+                let four = with(4);
+                assert_eq!(one, four, "seed {seed}, budget {budget}: threads differ");
+                assert!(one.positions <= budget, "seed {seed}: {} positions past a budget of {budget}", one.positions);
+                assert!(one.score <= whole.score && one.upper_bound >= whole.score, "seed {seed}, budget {budget}");
+                if one.proven {
+                    assert_eq!(one.score, whole.score, "seed {seed}, budget {budget}");
+                } else {
+                    stopped += 1;
+                }
+                let record = Record::new(instance.clone(), rules, one.line.clone());
+                let (_, score) = record.replay(&catalogue, "search").expect("the line is legal");
+                assert_eq!(score.total(), one.score, "seed {seed}, budget {budget}");
+            }
+            let ample =
+                solve(&game, SolveOptions { positions: Some(1_000_000), threads: Some(2), ..SolveOptions::default() });
+            assert_eq!((ample.score, ample.proven, &ample.line), (whole.score, true, &whole.line), "seed {seed}");
+        }
+        assert!(stopped > 0, "no budget stopped a proof: the test would not see a stop");
     }
 }
