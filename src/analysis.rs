@@ -82,7 +82,9 @@ fn print_text(review: &Review) {
         say!("{fact}");
     }
     if !review.summary.proven {
-        say!("not proven: a time limit cut some searches short (marked * below)");
+        say!(
+            "not proven: a limit stopped some searches short; their values are shown as the ranges they lie in, and a loss is claimed only where its range excludes zero"
+        );
     }
     let mut table = Table::new();
     table.load_preset(UTF8_FULL_CONDENSED);
@@ -108,14 +110,13 @@ fn print_text(review: &Review) {
             row.push(review.players.get(d.player).cloned().unwrap_or_default());
         }
         let best = if d.lost_nothing() { "=".to_owned() } else { d.best.text.clone() };
-        let mark = if d.proven { "" } else { "*" };
         row.extend([
             d.kind.clone(),
             d.played.text.clone(),
             best,
-            format!("{}{mark}", number(d.value_before)),
-            format!("{}{mark}", number(d.value_after)),
-            number(d.loss),
+            d.before_text(),
+            d.after_text(),
+            d.loss_text(m.better),
         ]);
         if fair {
             let (value, loss) = d.fair_play.as_ref().map_or((String::new(), String::new()), |f| {
@@ -128,7 +129,10 @@ fn print_text(review: &Review) {
     }
     say!("{table}");
     if review.summary.turning_points.is_empty() {
-        say!("turning points: none, no decision lost anything");
+        say!(
+            "turning points: none, {}",
+            if review.summary.proven { "no decision lost anything" } else { "no decision surely lost anything" }
+        );
     } else {
         say!("turning points:");
         for &i in &review.summary.turning_points {
@@ -138,7 +142,7 @@ fn print_text(review: &Review) {
                     d.index,
                     d.turn,
                     d.kind,
-                    number(d.loss),
+                    d.loss_text(m.better),
                     m.unit,
                     d.played.text,
                     d.best.text

@@ -154,3 +154,49 @@ fn the_review_is_the_same_on_one_thread_and_two() {
     let (_, two, _) = run(&["coe", "analyse", "--json", "--threads", "2"]);
     assert_eq!(one, two);
 }
+
+/// Under a tight time limit many searches stop short, yet the review ranks as turning points
+/// only losses it is sure of: each turning point's loss range (from the proven bounds of its two
+/// values) excludes zero, they come in the order of that sure part, and no value falls below
+/// the score the game went on to reach (the game played is a line from every position).
+#[test]
+fn under_a_tight_time_limit_no_unproven_loss_is_a_turning_point() {
+    let (code, out, err) =
+        run(&["coe", "analyse", "--json", "--quiet", "--no-fair-play", "--time-limit", "0.01", "--threads", "1"]);
+    assert_eq!(code, Some(0), "{err}");
+    let v: Value = serde_json::from_str(&out).expect("one JSON object");
+    let decisions = v["decisions"].as_array().expect("decisions");
+    let final_score = decisions.last().expect("a decision")["details"]["score_after"].as_f64().expect("the score");
+    let unproven = decisions.iter().filter(|d| d["proven"] == false).count();
+    assert!(unproven > 0, "the limit stopped no search: the test would not see an unproven value");
+    let sure = |d: &Value| -> f64 {
+        match d.get("ranges") {
+            None => d["loss"].as_f64().expect("a loss"),
+            Some(r) => {
+                let before_low = r["before"]["low"].as_f64().expect("a low end");
+                let after_high = r["after"]["high"].as_f64().expect("a high end");
+                (before_low - after_high).max(0.0)
+            }
+        }
+    };
+    for d in decisions {
+        assert_eq!(d["proven"] == false, d.get("ranges").is_some(), "an unproven decision has its ranges: {d}");
+        let low = d
+            .get("ranges")
+            .map_or(d["value_before"].as_f64().expect("a value"), |r| r["before"]["low"].as_f64().expect("a low end"));
+        assert!(low >= final_score, "decision {}: worth {low}, below the {final_score} the game reached", d["index"]);
+    }
+    let turning: Vec<usize> = v["summary"]["turning_points"]
+        .as_array()
+        .expect("turning points")
+        .iter()
+        .map(|i| i.as_u64().unwrap() as usize)
+        .collect();
+    let sure_of: Vec<f64> = turning.iter().map(|&i| sure(&decisions[i - 1])).collect();
+    for (&i, &s) in turning.iter().zip(&sure_of) {
+        assert!(s > 0.0, "turning point {i} is a loss the review is not sure of: {}", decisions[i - 1]);
+    }
+    assert!(sure_of.windows(2).all(|w| w[0] >= w[1]), "turning points out of order: {sure_of:?}");
+    let largest_sure = decisions.iter().map(sure).fold(0.0, f64::max);
+    assert_eq!(sure_of.first().copied().unwrap_or(0.0), largest_sure, "the first turning point is the surest loss");
+}

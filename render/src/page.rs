@@ -207,7 +207,7 @@ pub fn review_page(review: &Review, boards: &[TurningBoards]) -> String {
     if !review.summary.proven {
         let _ = writeln!(
             h,
-            "<p class=\"assumes\">Not proven: a time limit cut some searches short; their values are marked *.</p>"
+            "<p class=\"assumes\">Not proven: a limit stopped some searches short; their values are shown as the ranges they lie in, and a loss is claimed only where its range excludes zero.</p>"
         );
     }
     h.push_str(
@@ -241,7 +241,11 @@ pub fn review_page(review: &Review, boards: &[TurningBoards]) -> String {
     }
     h.push_str("</tbody></table></div>\n");
     if turning.is_empty() {
-        h.push_str("<p>No decision lost anything: there is no turning point.</p>\n");
+        h.push_str(if review.summary.proven {
+            "<p>No decision lost anything: there is no turning point.</p>\n"
+        } else {
+            "<p>No decision surely lost anything: there is no turning point.</p>\n"
+        });
     } else {
         h.push_str("<h3>Turning points (the largest losses)</h3>\n<ol class=\"turning-points\">\n");
         for (n, &i) in turning.iter().enumerate() {
@@ -254,7 +258,7 @@ pub fn review_page(review: &Review, boards: &[TurningBoards]) -> String {
                     d.index,
                     d.turn,
                     escape(&d.kind),
-                    number(d.loss),
+                    escape(&d.loss_text(m.better)),
                     escape(&m.unit),
                     escape(&d.played.text),
                     escape(&d.best.text)
@@ -283,7 +287,7 @@ pub fn review_page(review: &Review, boards: &[TurningBoards]) -> String {
     h.push_str("</section>\n");
 
     // Every decision.
-    let largest = review.decisions.iter().map(|d| d.loss).fold(0.0, f64::max);
+    let largest = review.decisions.iter().map(|d| d.sure_loss(m.better)).fold(0.0, f64::max);
     h.push_str(
         "<section id=\"moves\">\n<h2>Every decision</h2>\n<div class=\"scroll\"><table class=\"moves\">\n<thead><tr>",
     );
@@ -307,7 +311,6 @@ pub fn review_page(review: &Review, boards: &[TurningBoards]) -> String {
     for d in &review.decisions {
         let tp = rank_of(d.index);
         let class = if tp.is_some() { "decision turning" } else { "decision" };
-        let star = if d.proven { "" } else { "*" };
         let _ = write!(
             h,
             "<tr class=\"{class}\" id=\"d{}\"><td class=\"num\">{}</td><td class=\"num\">{}</td>",
@@ -321,23 +324,27 @@ pub fn review_page(review: &Review, boards: &[TurningBoards]) -> String {
         } else {
             escape(&d.best.text)
         };
-        let loss = if d.lost_nothing() {
+        let loss = if d.surely_lost_nothing(m.better) {
             "<span class=\"zero\">0</span>".to_owned()
+        } else if !d.claimed(m.better) {
+            // A range that reaches zero: no bar, the range in words.
+            escape(&d.loss_text(m.better))
         } else {
-            let width = if largest > 0.0 { (d.loss / largest * 48.0).max(2.0) } else { 0.0 };
+            let sure = d.sure_loss(m.better);
+            let width = if largest > 0.0 { (sure / largest * 48.0).max(2.0) } else { 0.0 };
             let badge = tp
                 .map(|n| format!(" <a class=\"badge\" href=\"#tp{n}\" title=\"turning point {n}\">TP{n}</a>"))
                 .unwrap_or_default();
-            format!("<span class=\"bar\" style=\"width:{width:.0}px\"></span>{}{badge}", number(d.loss))
+            format!("<span class=\"bar\" style=\"width:{width:.0}px\"></span>{}{badge}", escape(&d.loss_text(m.better)))
         };
         let _ = write!(
             h,
-            "<td>{}</td><td class=\"move\">{}</td><td class=\"move\">{best}</td><td class=\"num\">{}{star}</td><td class=\"num\">{}{star}</td>\
+            "<td>{}</td><td class=\"move\">{}</td><td class=\"move\">{best}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
              <td class=\"num\">{loss}</td>",
             escape(&d.kind),
             escape(&d.played.text),
-            number(d.value_before),
-            number(d.value_after),
+            escape(&d.before_text()),
+            escape(&d.after_text()),
         );
         if fair {
             let (value, loss) = match &d.fair_play {
@@ -376,12 +383,12 @@ pub fn review_page(review: &Review, boards: &[TurningBoards]) -> String {
             d.index,
             d.turn,
             escape(&d.kind),
-            number(d.loss),
+            escape(&d.loss_text(m.better)),
             escape(&m.unit),
             escape(&d.played.text),
-            number(d.value_after),
+            escape(&d.after_text()),
             escape(&d.best.text),
-            number(d.best_value_after)
+            escape(&d.before_text())
         );
         if let Some(b) = boards.iter().find(|b| b.decision == i) {
             h.push_str("<div class=\"boards\">\n");
@@ -446,6 +453,12 @@ mod tests {
                 best_value_after: before,
                 loss: before - after,
                 proven: i != 3,
+                // The last is unproven: a loss of at least 0.5 by its bounds.
+                ranges: (i == 3).then_some(signalbox_solver::analysis::Ranges {
+                    before: signalbox_solver::analysis::Range { low: 7.0, high: Some(8.0) },
+                    after: signalbox_solver::analysis::Range { low: 6.0, high: Some(6.5) },
+                    estimated: false,
+                }),
                 fair_play: None,
                 details: serde_json::json!({ "roll": "SS, CC", "chances": [0.5, 0.25], "nested": { "x": 1 } }),
             })
@@ -487,7 +500,7 @@ mod tests {
         assert!(!page.contains("<move>"));
         assert!(page.contains("roll: SS, CC; chances: 0.500, 0.250"));
         assert!(page.contains("class=\"chart\""));
-        assert!(page.contains("7*"), "unproven values are starred");
+        assert!(page.contains(">7 to 8<"), "unproven values are shown as ranges");
         for banned in ["<script", "http://", "https://"] {
             let outside_svg_namespace = page.replace("http://www.w3.org/2000/svg", "");
             assert!(!outside_svg_namespace.contains(banned), "{banned}");

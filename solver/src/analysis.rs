@@ -113,6 +113,11 @@ pub struct Decision {
     pub loss: f64,
     /// Whether both values are proven (false when a time limit cut a search short).
     pub proven: bool,
+    /// Where a value is not proven, the ranges the values lie in (absent when both are
+    /// proven): the true loss then lies in [`Decision::loss_range`], and the review claims it
+    /// only where that range excludes zero.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ranges: Option<Ranges>,
     /// The fair-play values, when computed (`null` until a fair-play analysis fills them).
     pub fair_play: Option<FairPlay>,
     /// Whatever else the game reports for this decision (the roll, the running scores, the win
@@ -120,7 +125,109 @@ pub struct Decision {
     pub details: serde_json::Value,
 }
 
+/// The range a value lies in: proven bounds where a search stopped short, or a 95% interval
+/// where the value is an estimate.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Range {
+    /// The low end.
+    pub low: f64,
+    /// The high end; `None` where nothing bounds the value (a stopped search that gives no
+    /// bound).
+    pub high: Option<f64>,
+}
+
+impl Range {
+    /// A proven value: the range of one point.
+    pub fn exact(v: f64) -> Range {
+        Range { low: v, high: Some(v) }
+    }
+}
+
+/// The ranges of a decision's two values, where they are not proven.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Ranges {
+    /// The value before the decision (the value after the best move).
+    pub before: Range,
+    /// The value after the move played.
+    pub after: Range,
+    /// Whether the ranges are 95% intervals of estimates (playouts) rather than proven bounds.
+    pub estimated: bool,
+}
+
 impl Decision {
+    /// The range the true loss lies in: the loss itself where both values are proven. The low
+    /// end is never negative; the high end is `None` where a value has no bound.
+    pub fn loss_range(&self, better: Better) -> (f64, Option<f64>) {
+        let Some(r) = &self.ranges else { return (self.loss, Some(self.loss)) };
+        let (low, high) = match better {
+            Better::Higher => (r.after.high.map_or(0.0, |h| r.before.low - h), r.before.high.map(|h| h - r.after.low)),
+            Better::Lower => (r.before.high.map_or(0.0, |h| r.after.low - h), r.after.high.map(|h| h - r.before.low)),
+        };
+        (if low <= TOLERANCE { 0.0 } else { low }, high.map(|h| h.max(0.0)))
+    }
+
+    /// The loss the review is sure of: the loss where both values are proven; an estimate's
+    /// loss where its interval excludes zero (otherwise 0); where a search stopped short, the
+    /// low end of [`Decision::loss_range`], which the bounds prove.
+    pub fn sure_loss(&self, better: Better) -> f64 {
+        match self.ranges {
+            None if self.proven => self.loss,
+            None => 0.0,
+            Some(r) if r.estimated => {
+                if self.claimed(better) {
+                    self.loss
+                } else {
+                    0.0
+                }
+            }
+            Some(_) => self.loss_range(better).0,
+        }
+    }
+
+    /// Whether the move played surely lost nothing: a proven loss of 0, an estimate that puts
+    /// it first, or bounds that leave no room for a loss.
+    pub fn surely_lost_nothing(&self, better: Better) -> bool {
+        match self.ranges {
+            None => self.proven && self.lost_nothing(),
+            Some(r) if r.estimated => self.lost_nothing(),
+            Some(_) => self.loss_range(better).1.is_some_and(|h| h <= TOLERANCE),
+        }
+    }
+
+    /// The value before the decision as a review prints it: the number where proven,
+    /// otherwise the range it lies in ("31 to 40", "at least 31").
+    pub fn before_text(&self) -> String {
+        range_text(self.value_before, self.ranges.map(|r| r.before))
+    }
+
+    /// The value after the move played, as [`Decision::before_text`] prints it.
+    pub fn after_text(&self) -> String {
+        range_text(self.value_after, self.ranges.map(|r| r.after))
+    }
+
+    /// The loss as a review prints it: the number where both values are proven, otherwise the
+    /// range it lies in ("0 to 14", "at least 3").
+    pub fn loss_text(&self, better: Better) -> String {
+        if self.ranges.is_none() {
+            return number(self.loss);
+        }
+        match self.loss_range(better) {
+            (low, Some(high)) if (high - low).abs() < TOLERANCE => number(low),
+            (low, Some(high)) => format!("{} to {}", number(low), number(high)),
+            (low, None) if low <= TOLERANCE => "not known".to_owned(),
+            (low, None) => format!("at least {}", number(low)),
+        }
+    }
+
+    /// Whether the review claims a loss here: both values proven and a loss, or a range of
+    /// the loss that excludes zero (an unproven decision without ranges claims nothing).
+    pub fn claimed(&self, better: Better) -> bool {
+        match self.ranges {
+            None => self.proven && !self.lost_nothing(),
+            Some(_) => self.loss_range(better).0 > TOLERANCE,
+        }
+    }
+
     /// The loss of a move from the two values, never negative (a value after the move played
     /// better than the best, which only an inexact value could give, counts as no loss).
     pub fn loss_of(better: Better, before: f64, after: f64) -> f64 {
@@ -146,11 +253,11 @@ pub struct PlayerSummary {
     pub name: String,
     /// How many decisions the player made.
     pub decisions: usize,
-    /// How many of them lost nothing.
+    /// How many of them surely lost nothing ([`Decision::surely_lost_nothing`]).
     pub lost_nothing: usize,
-    /// The sum of the player's losses.
+    /// The sum of the losses the review is sure of ([`Decision::sure_loss`]).
     pub total_loss: f64,
-    /// The player's largest single loss.
+    /// The player's largest single loss the review is sure of.
     pub largest_loss: f64,
 }
 
@@ -159,8 +266,11 @@ pub struct PlayerSummary {
 pub struct Summary {
     /// One line per player.
     pub players: Vec<PlayerSummary>,
-    /// The indexes (from 1) of the turning points: the three largest losses, largest first
-    /// (ties to the earlier decision); fewer when fewer decisions lost anything.
+    /// The indexes (from 1) of the turning points: the three largest claimed losses
+    /// ([`Decision::claimed`]), ranked by the loss the review is sure of
+    /// ([`Decision::sure_loss`]), largest first, ties to the earlier decision; fewer when fewer
+    /// decisions surely lost anything. A loss between values a stopped search left unproven is
+    /// never ranked by its face value.
     pub turning_points: Vec<usize>,
     /// The indexes (from 1) of every decision, largest loss first (ties to the earlier).
     pub ranked: Vec<usize>,
@@ -247,7 +357,7 @@ pub struct Review {
 impl Review {
     /// A review of these decisions, with its summary and turning points computed.
     pub fn new(game: &str, title: String, players: Vec<String>, measure: Measure, decisions: Vec<Decision>) -> Review {
-        let summary = summarise(&players, &decisions);
+        let summary = summarise(&players, &decisions, measure.better);
         Review {
             game: game.to_owned(),
             title,
@@ -293,10 +403,21 @@ impl Review {
                 out.push(format!("{at} is by seat {}, which the game does not have", d.player));
             }
         }
-        if self.summary != summarise(&self.players, &self.decisions) {
+        if self.summary != summarise(&self.players, &self.decisions, self.measure.better) {
             out.push("the summary does not match the decisions".to_owned());
         }
         out
+    }
+}
+
+/// A value, or the range it lies in where it is not proven.
+fn range_text(value: f64, range: Option<Range>) -> String {
+    match range {
+        None => number(value),
+        Some(Range { low, high: Some(high) }) if (high - low).abs() < TOLERANCE => number(low),
+        Some(Range { low, high: Some(high) }) => format!("{} to {}", number(low), number(high)),
+        Some(Range { low, high: None }) if low <= TOLERANCE => "not known".to_owned(),
+        Some(Range { low, high: None }) => format!("at least {}", number(low)),
     }
 }
 
@@ -305,10 +426,13 @@ pub fn number(v: f64) -> String {
     if (v - v.round()).abs() < 1e-9 { format!("{}", v.round() as i64) } else { format!("{v:.3}") }
 }
 
-fn summarise(players: &[String], decisions: &[Decision]) -> Summary {
+fn summarise(players: &[String], decisions: &[Decision], better: Better) -> Summary {
     let mut ranked: Vec<&Decision> = decisions.iter().collect();
     ranked.sort_by(|a, b| b.loss.total_cmp(&a.loss).then(a.index.cmp(&b.index)));
-    let turning_points = ranked.iter().filter(|d| !d.lost_nothing()).take(3).map(|d| d.index).collect();
+    let mut sure: Vec<(f64, usize)> =
+        decisions.iter().filter(|d| d.claimed(better)).map(|d| (d.sure_loss(better), d.index)).collect();
+    sure.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    let turning_points = sure.iter().take(3).map(|&(_, index)| index).collect();
     let seats = players.len().max(1);
     let players = (0..seats)
         .map(|seat| {
@@ -317,9 +441,9 @@ fn summarise(players: &[String], decisions: &[Decision]) -> Summary {
                 player: seat,
                 name: players.get(seat).cloned().unwrap_or_else(|| format!("seat {seat}")),
                 decisions: mine.len(),
-                lost_nothing: mine.iter().filter(|d| d.lost_nothing()).count(),
-                total_loss: mine.iter().map(|d| d.loss).sum(),
-                largest_loss: mine.iter().map(|d| d.loss).fold(0.0, f64::max),
+                lost_nothing: mine.iter().filter(|d| d.surely_lost_nothing(better)).count(),
+                total_loss: mine.iter().map(|d| d.sure_loss(better)).sum(),
+                largest_loss: mine.iter().map(|d| d.sure_loss(better)).fold(0.0, f64::max),
             }
         })
         .collect();
@@ -349,6 +473,7 @@ mod tests {
             best_value_after: before,
             loss: Decision::loss_of(Better::Higher, before, after),
             proven: true,
+            ranges: None,
             fair_play: None,
             details: serde_json::Value::Null,
         }
@@ -391,5 +516,47 @@ mod tests {
         assert_eq!(Decision::loss_of(Better::Lower, 5.0, 6.5), 1.5);
         assert_eq!(Decision::loss_of(Better::Lower, 5.0, 4.0), 0.0);
         assert_eq!(Decision::loss_of(Better::Higher, 5.0, 6.0), 0.0);
+    }
+
+    /// A loss between values a stopped search left unproven is never a turning point by its
+    /// face value, even the largest: turning points are ranked by the loss the review is sure
+    /// of, and an estimate counts only where its interval excludes zero.
+    #[test]
+    fn turning_points_are_ranked_by_the_loss_the_review_is_sure_of() {
+        let bounded = |index, before: f64, after: f64, after_high: f64| {
+            let mut d = decision(index, 0, before, after);
+            d.proven = false;
+            d.ranges = Some(Ranges {
+                before: Range { low: before, high: Some(before + 1.0) },
+                after: Range { low: after, high: Some(after_high) },
+                estimated: false,
+            });
+            d
+        };
+        let estimate = |index, before: f64, after: f64, half: f64| {
+            let mut d = decision(index, 0, before, after);
+            d.proven = false;
+            d.ranges = Some(Ranges {
+                before: Range { low: before - half, high: Some(before + half) },
+                after: Range { low: after - half, high: Some(after + half) },
+                estimated: true,
+            });
+            d
+        };
+        let ds = vec![
+            bounded(1, 31.0, 26.0, 40.0), // loss 5, but the value after may be 40: not claimed
+            decision(2, 0, 26.0, 25.0),   // a proven loss of 1
+            estimate(3, 25.0, 23.0, 0.5), // 2 ± 1: clear of zero
+            estimate(4, 23.0, 20.0, 2.0), // 3 ± 4: not claimed
+            bounded(5, 20.0, 16.0, 17.0), // at least 3 lost, proven, though neither value is
+        ];
+        assert_eq!(ds[0].loss_range(Better::Higher), (0.0, Some(6.0)));
+        assert_eq!(ds[4].loss_range(Better::Higher), (3.0, Some(5.0)));
+        assert!(!ds[0].claimed(Better::Higher) && ds[4].claimed(Better::Higher));
+        let r = Review::new("test", "t".into(), vec!["a".into()], measure(), ds);
+        assert_eq!(r.summary.turning_points, vec![5, 3, 2]);
+        assert_eq!(r.summary.players[0].lost_nothing, 0);
+        assert_eq!(r.summary.players[0].total_loss, 3.0 + 1.0 + 2.0);
+        assert_eq!(r.summary.ranked[0], 1, "every decision is still ranked by its loss");
     }
 }

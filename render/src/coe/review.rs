@@ -120,6 +120,7 @@ mod tests {
                 best_value_after: 10.0,
                 loss: if i == 2 { 2.0 } else { 0.0 },
                 proven: true,
+                ranges: None,
                 fair_play: None,
                 details: serde_json::Value::Null,
             })

@@ -39,7 +39,9 @@ use super::bound::upper_bound;
 use super::exact::turn_outcomes;
 use super::fair::{self, Blind};
 use super::search::{SolveOptions, Solved, Tables, solve_reusing};
-use crate::analysis::{Axis, Better, Chart, Choice, Decision, FairPlay, FairSplit, Measure, Point, Review, Series};
+use crate::analysis::{
+    Axis, Better, Chart, Choice, Decision, FairPlay, FairSplit, Measure, Point, Range, Ranges, Review, Series,
+};
 
 /// How to analyse.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -198,6 +200,19 @@ pub fn analyse(
             searches += 1;
             Known::of(solve_reusing(game, options.solve, &tables, None))
         };
+        // The game played is a line from every position of it: a search a limit stopped never
+        // values a position below the score the game went on to reach.
+        let reached = score.total();
+        let k = if k.value < reached {
+            Known {
+                value: reached,
+                upper: k.upper.max(reached),
+                proven: k.upper <= reached,
+                line: record.moves[i..].to_vec(),
+            }
+        } else {
+            k
+        };
         known.push(k);
         if i > 0 {
             progress(i);
@@ -242,6 +257,14 @@ pub fn analyse(
             best_value_after: f64::from(value_before),
             loss: Decision::loss_of(Better::Higher, f64::from(value_before), f64::from(after_known.value)),
             proven: before.proven && after_known.proven,
+            ranges: (!(before.proven && after_known.proven)).then(|| Ranges {
+                before: Range { low: f64::from(value_before), high: Some(f64::from(before.upper.max(value_before))) },
+                after: Range {
+                    low: f64::from(after_known.value),
+                    high: Some(f64::from(after_known.upper.max(after_known.value))),
+                },
+                estimated: false,
+            }),
             fair_play: fair.as_ref().map(|f| f.decisions[i].clone()),
             details,
         });
@@ -379,6 +402,11 @@ fn analyse_table(
             best_value_after: f.best,
             loss: f.loss,
             proven: f.exact,
+            ranges: (!f.exact).then(|| Ranges {
+                before: Range { low: f.best - f.half_width, high: Some(f.best + f.half_width) },
+                after: Range { low: f.played - f.half_width, high: Some(f.played + f.half_width) },
+                estimated: true,
+            }),
             fair_play: Some(f.clone()),
             details,
         });

@@ -35,7 +35,7 @@ use signalbox_engine::cube_express::score::{final_scores, winners};
 
 use super::plan::{PlanError, PlanOptions, TurnPlan, certify, plan_turn};
 use super::value::{parts, value};
-use crate::analysis::{Axis, Better, Chart, Choice, Decision, Measure, Point, Review, Series};
+use crate::analysis::{Axis, Better, Chart, Choice, Decision, Measure, Point, Range, Ranges, Review, Series};
 
 /// Why a record could not be analysed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -73,6 +73,8 @@ struct Turn {
     best_value: i32,
     best_positions: u64,
     proven: bool,
+    /// The planner's upper bound on the best turn's value, where a time limit stopped it.
+    upper_bound: Option<i32>,
     played_value: i32,
     /// The best turn, replayed on its own and valued.
     best_replayed: i32,
@@ -145,6 +147,7 @@ fn analyse_turn(before: &Game, after: &Game, t: usize, options: &PlanOptions) ->
         best_value: plan.value,
         best_positions: plan.positions,
         proven,
+        upper_bound: plan.upper_bound,
         played_value,
         best_replayed,
     })
@@ -214,6 +217,16 @@ fn assemble(
             best_value_after: f64::from(best_replayed),
             loss: Decision::loss_of(better, f64::from(best_value), f64::from(turn.played_value)),
             proven: turn.proven,
+            // Unproven, the best turn lies between the best found and the planner's bound; the
+            // turn played is valued exactly.
+            ranges: (!turn.proven).then(|| Ranges {
+                before: Range {
+                    low: f64::from(best_value),
+                    high: turn.upper_bound.map(|b| f64::from(b.max(best_value))),
+                },
+                after: Range::exact(f64::from(turn.played_value)),
+                estimated: false,
+            }),
             fair_play: None,
             details: json!({
                 "colour": colours[seat],

@@ -39,7 +39,7 @@ use super::route::{SearchOptions, best_routes};
 use super::selfplay::{BestRoute, MAX_ROUNDS, Policy, play_out, policy_rng};
 use super::turn::{Limit, best_turns};
 use super::turn::{TurnAnswer, ends_turn, evaluation};
-use crate::analysis::{Axis, Better, Chart, Choice, Decision, Measure, Point, Review, Series};
+use crate::analysis::{Axis, Better, Chart, Choice, Decision, Measure, Point, Range, Ranges, Review, Series};
 
 /// The states the best-turn search visits a turn by default: about two seconds on one core of
 /// the reference machine, and the same cut on every machine.
@@ -310,6 +310,16 @@ fn assemble<'c>(
             best_value_after: f64::from(best_replayed),
             loss: Decision::loss_of(Better::Higher, f64::from(best_value), f64::from(played_value)),
             proven: review.answer.proven,
+            // Unproven, the best turn lies between the best found and the search's bound; the
+            // turn played is valued exactly.
+            ranges: (!review.answer.proven).then(|| Ranges {
+                before: Range {
+                    low: f64::from(best_value),
+                    high: Some(f64::from(review.answer.bound.max(best_value))),
+                },
+                after: Range::exact(f64::from(played_value)),
+                estimated: false,
+            }),
             fair_play: None,
             details: json!({
                 "round": before.round(),

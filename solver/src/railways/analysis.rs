@@ -46,7 +46,7 @@ use super::odds::{OddsOptions, odds};
 use super::policy::play_turn;
 use super::race::{Course, Race, expected_turns};
 use super::roll::{best_use, reroll_options};
-use crate::analysis::{Axis, Better, Chart, Choice, Decision, Measure, Point, Review, Series};
+use crate::analysis::{Axis, Better, Chart, Choice, Decision, Measure, Point, Range, Ranges, Review, Series};
 
 /// How a game is analysed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -338,6 +338,7 @@ pub fn analyse(
                 best_value_after: best_value,
                 loss: Decision::loss_of(Better::Lower, best_value, played_value),
                 proven: turn_proven,
+                ranges: (!turn_proven).then(|| unknown(best_value)),
                 fair_play: None,
                 details: json!({
                     "record_turn": t,
@@ -418,6 +419,7 @@ pub fn analyse(
                 best_value_after: best_value,
                 loss: Decision::loss_of(Better::Lower, best_value, played_value),
                 proven: turn_proven,
+                ranges: (!turn_proven).then(|| unknown(best_value)),
                 fair_play: None,
                 details: json!({
                     "record_turn": t,
@@ -631,4 +633,15 @@ pub fn sample_text(record: &RecordSetup) -> String {
     out.push_str(&turns.join(",\n"));
     out.push_str("\n  ]\n}\n");
     out
+}
+
+/// The ranges of a decision whose plans a time limit stopped: the best is at most the value
+/// found and at least no turns; the value after the move played is not known. No loss is
+/// claimed there.
+fn unknown(best_value: f64) -> Ranges {
+    Ranges {
+        before: Range { low: 0.0, high: Some(best_value) },
+        after: Range { low: 0.0, high: None },
+        estimated: false,
+    }
 }
