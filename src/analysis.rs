@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
 use signalbox_render::page::{self, TurningBoards};
-use signalbox_solver::analysis::{Review, number};
+use signalbox_solver::analysis::{Label, Review, number};
 
 use crate::input::{check_new, write_new};
 
@@ -97,7 +97,7 @@ fn print_text(review: &Review) {
     if !solo {
         header.push("player");
     }
-    header.extend(["decision", "played", "best", "before", "after", "loss"]);
+    header.extend(["decision", "played", "best", "before", "after", "loss", "label"]);
     // The second value, which does not know the future, where the game computes it.
     let fair = review.decisions.iter().any(|d| d.fair_play.is_some());
     if fair {
@@ -117,6 +117,7 @@ fn print_text(review: &Review) {
             d.before_text(),
             d.after_text(),
             d.loss_text(m.better),
+            d.label.map_or("", Label::words).to_owned(),
         ]);
         if fair {
             let (value, loss) = d.fair_play.as_ref().map_or((String::new(), String::new()), |f| {
@@ -152,13 +153,23 @@ fn print_text(review: &Review) {
     }
     for p in &review.summary.players {
         say!(
-            "{}: {} decisions, {} lost nothing, total loss {} {}, largest {}",
+            "{}: {} decisions, {} lost nothing, total loss {} {}, largest {}; {}",
             p.name,
             p.decisions,
             p.lost_nothing,
             number(p.total_loss),
             m.unit,
-            number(p.largest_loss)
+            number(p.largest_loss),
+            p.labels_in_words()
         );
     }
+    let t = &m.thresholds;
+    say!(
+        "labels: a loss of at least {} {unit} is an inaccuracy, {} a mistake, {} a blunder; accuracy counts each decision 100 less 100 for each {} {unit} lost, at least 0",
+        number(t.inaccuracy),
+        number(t.mistake),
+        number(t.blunder),
+        number(t.blunder),
+        unit = m.unit
+    );
 }

@@ -226,20 +226,33 @@ pub fn review_page(review: &Review, boards: &[TurningBoards]) -> String {
     }
     h.push_str(
         "<div class=\"scroll\"><table class=\"players\">\n<thead><tr><th>player</th><th class=\"num\">decisions</th>\
-         <th class=\"num\">lost nothing</th><th class=\"num\">total loss</th><th class=\"num\">largest loss</th></tr></thead>\n<tbody>\n",
+         <th class=\"num\">lost nothing</th><th class=\"num\">total loss</th><th class=\"num\">largest loss</th>\
+         <th>accuracy and labels</th></tr></thead>\n<tbody>\n",
     );
     for p in &review.summary.players {
         let _ = writeln!(
             h,
-            "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+            "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td></tr>",
             escape(&p.name),
             p.decisions,
             p.lost_nothing,
             number(p.total_loss),
-            number(p.largest_loss)
+            number(p.largest_loss),
+            escape(&p.labels_in_words())
         );
     }
     h.push_str("</tbody></table></div>\n");
+    let t = &m.thresholds;
+    let _ = writeln!(
+        h,
+        "<p class=\"labels\">A loss of at least {} {unit} is an <em>inaccuracy</em>, {} a <em>mistake</em>, {} a <em>blunder</em>; \
+         a smaller one is <em>good</em>, none <em>best</em>. Accuracy counts each decision 100, less 100 for each {} {unit} it surely lost, at least 0.</p>",
+        number(t.inaccuracy),
+        number(t.mistake),
+        number(t.blunder),
+        number(t.blunder),
+        unit = escape(&m.unit)
+    );
     if turning.is_empty() {
         h.push_str(if review.summary.proven {
             "<p>No decision lost anything: there is no turning point.</p>\n"
@@ -297,7 +310,7 @@ pub fn review_page(review: &Review, boards: &[TurningBoards]) -> String {
     }
     h.push_str(
         "<th>decision</th><th>played</th><th>best</th><th class=\"num\">before</th>\
-         <th class=\"num\">after</th><th class=\"num\">loss</th>",
+         <th class=\"num\">after</th><th class=\"num\">loss</th><th>label</th>",
     );
     // The second value, which does not know the future, where the game computes it.
     let fair = review.decisions.iter().any(|d| d.fair_play.is_some());
@@ -340,11 +353,12 @@ pub fn review_page(review: &Review, boards: &[TurningBoards]) -> String {
         let _ = write!(
             h,
             "<td>{}</td><td class=\"move\">{}</td><td class=\"move\">{best}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
-             <td class=\"num\">{loss}</td>",
+             <td class=\"num\">{loss}</td><td class=\"label\">{}</td>",
             escape(&d.kind),
             escape(&d.played.text),
             escape(&d.before_text()),
             escape(&d.after_text()),
+            d.label.map_or("", signalbox_solver::analysis::Label::words),
         );
         if fair {
             let (value, loss) = match &d.fair_play {
@@ -459,6 +473,7 @@ mod tests {
                     after: signalbox_solver::analysis::Range { low: 6.0, high: Some(6.5) },
                     estimated: false,
                 }),
+                label: None,
                 fair_play: None,
                 details: serde_json::json!({ "roll": "SS, CC", "chances": [0.5, 0.25], "nested": { "x": 1 } }),
             })
@@ -468,6 +483,7 @@ mod tests {
             unit: "points".into(),
             better: Better::Higher,
             assumes: "It knows the dice.".into(),
+            thresholds: signalbox_solver::coe::analysis::THRESHOLDS,
         };
         let mut r = Review::new("coe", "Seed 1 <test>".into(), vec!["red".into(), "blue".into()], measure, decisions);
         r.charts.push(Chart {

@@ -24,6 +24,86 @@ pub enum Better {
     Lower,
 }
 
+/// The label of a decision, as chess players know them: by the loss the review is sure of
+/// ([`Decision::sure_loss`]) against the game's [`Thresholds`] (`docs/formats/analysis.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Label {
+    /// Surely lost nothing.
+    Best,
+    /// Lost less than an inaccuracy.
+    Good,
+    /// Lost at least the game's inaccuracy threshold.
+    Inaccuracy,
+    /// Lost at least the game's mistake threshold.
+    Mistake,
+    /// Lost at least the game's blunder threshold.
+    Blunder,
+    /// A search stopped short and the loss's range reaches zero: nothing is claimed.
+    #[serde(rename = "not proven")]
+    NotProven,
+}
+
+impl Label {
+    /// Every label, best first.
+    pub const ALL: [Label; 6] =
+        [Label::Best, Label::Good, Label::Inaccuracy, Label::Mistake, Label::Blunder, Label::NotProven];
+
+    /// The label in words, as text, page and JSON readers see it.
+    pub fn words(self) -> &'static str {
+        match self {
+            Label::Best => "best",
+            Label::Good => "good",
+            Label::Inaccuracy => "inaccuracy",
+            Label::Mistake => "mistake",
+            Label::Blunder => "blunder",
+            Label::NotProven => "not proven",
+        }
+    }
+}
+
+/// Where a game's labels start, in its loss unit: a sure loss of at least `inaccuracy` is an
+/// inaccuracy, of at least `mistake` a mistake, of at least `blunder` a blunder; a smaller
+/// loss above zero is good. Each game's values and their reasons: `docs/formats/analysis.md`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Thresholds {
+    /// The smallest inaccuracy.
+    pub inaccuracy: f64,
+    /// The smallest mistake.
+    pub mistake: f64,
+    /// The smallest blunder; a decision's accuracy falls to 0 there.
+    pub blunder: f64,
+}
+
+impl Thresholds {
+    /// The label of a decision by these thresholds.
+    pub fn label(&self, d: &Decision, better: Better) -> Label {
+        if d.surely_lost_nothing(better) {
+            return Label::Best;
+        }
+        if !d.claimed(better) {
+            return if d.proven || d.ranges.is_some_and(|r| r.estimated) { Label::Good } else { Label::NotProven };
+        }
+        let loss = d.sure_loss(better);
+        if loss >= self.blunder - TOLERANCE {
+            Label::Blunder
+        } else if loss >= self.mistake - TOLERANCE {
+            Label::Mistake
+        } else if loss >= self.inaccuracy - TOLERANCE {
+            Label::Inaccuracy
+        } else {
+            Label::Good
+        }
+    }
+
+    /// A decision's accuracy, 0 to 100: `100 * (1 - loss / blunder)`, at least 0, from the sure
+    /// loss; `None` for a decision labelled not proven.
+    pub fn accuracy(&self, d: &Decision, better: Better) -> Option<f64> {
+        (self.label(d, better) != Label::NotProven)
+            .then(|| 100.0 * (1.0 - d.sure_loss(better) / self.blunder).clamp(0.0, 1.0))
+    }
+}
+
 /// What the values of a review measure, and what they assume.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Measure {
@@ -36,6 +116,8 @@ pub struct Measure {
     /// What the values assume, in a sentence the report prints as it is (for example that they
     /// know the future dice and cards).
     pub assumes: String,
+    /// Where the labels start, in the unit of a loss.
+    pub thresholds: Thresholds,
 }
 
 /// One move, as the text output words it and as the record format writes it.
@@ -118,6 +200,9 @@ pub struct Decision {
     /// only where that range excludes zero.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ranges: Option<Ranges>,
+    /// The label by the game's thresholds, which [`Review::new`] fills (`None` before).
+    #[serde(default)]
+    pub label: Option<Label>,
     /// The fair-play values, when computed (`null` until a fair-play analysis fills them).
     pub fair_play: Option<FairPlay>,
     /// Whatever else the game reports for this decision (the roll, the running scores, the win
@@ -259,6 +344,29 @@ pub struct PlayerSummary {
     pub total_loss: f64,
     /// The player's largest single loss the review is sure of.
     pub largest_loss: f64,
+    /// How many decisions have each label, best first ([`Label::ALL`]'s order); labels
+    /// nobody earned are left out.
+    pub labels: std::collections::BTreeMap<Label, usize>,
+    /// The mean accuracy of the player's decisions ([`Thresholds::accuracy`]), 0 to 100;
+    /// `None` when none has one.
+    pub accuracy: Option<f64>,
+}
+
+impl PlayerSummary {
+    /// The player's accuracy and labels in words: "accuracy 87%: 20 best, 2 good, 1 mistake".
+    pub fn labels_in_words(&self) -> String {
+        let counts: Vec<String> = self
+            .labels
+            .iter()
+            .map(|(label, n)| match (label, *n) {
+                (Label::Inaccuracy | Label::Mistake | Label::Blunder, n) if n != 1 => format!("{n} {}s", label.words()),
+                (_, n) => format!("{n} {}", label.words()),
+            })
+            .collect();
+        let accuracy =
+            self.accuracy.map_or_else(|| "no accuracy (nothing proven)".to_owned(), |a| format!("accuracy {a:.0}%"));
+        format!("{accuracy}: {}", counts.join(", "))
+    }
 }
 
 /// The summary of a review.
@@ -356,8 +464,17 @@ pub struct Review {
 
 impl Review {
     /// A review of these decisions, with its summary and turning points computed.
-    pub fn new(game: &str, title: String, players: Vec<String>, measure: Measure, decisions: Vec<Decision>) -> Review {
-        let summary = summarise(&players, &decisions, measure.better);
+    pub fn new(
+        game: &str,
+        title: String,
+        players: Vec<String>,
+        measure: Measure,
+        mut decisions: Vec<Decision>,
+    ) -> Review {
+        for d in &mut decisions {
+            d.label = Some(measure.thresholds.label(d, measure.better));
+        }
+        let summary = summarise(&players, &decisions, &measure);
         Review {
             game: game.to_owned(),
             title,
@@ -403,7 +520,18 @@ impl Review {
                 out.push(format!("{at} is by seat {}, which the game does not have", d.player));
             }
         }
-        if self.summary != summarise(&self.players, &self.decisions, self.measure.better) {
+        for d in &self.decisions {
+            let label = self.measure.thresholds.label(d, self.measure.better);
+            if d.label != Some(label) {
+                out.push(format!(
+                    "decision {} is labelled {:?}, but its loss makes it {}",
+                    d.index,
+                    d.label,
+                    label.words()
+                ));
+            }
+        }
+        if self.summary != summarise(&self.players, &self.decisions, &self.measure) {
             out.push("the summary does not match the decisions".to_owned());
         }
         out
@@ -426,7 +554,8 @@ pub fn number(v: f64) -> String {
     if (v - v.round()).abs() < 1e-9 { format!("{}", v.round() as i64) } else { format!("{v:.3}") }
 }
 
-fn summarise(players: &[String], decisions: &[Decision], better: Better) -> Summary {
+fn summarise(players: &[String], decisions: &[Decision], measure: &Measure) -> Summary {
+    let better = measure.better;
     let mut ranked: Vec<&Decision> = decisions.iter().collect();
     ranked.sort_by(|a, b| b.loss.total_cmp(&a.loss).then(a.index.cmp(&b.index)));
     let mut sure: Vec<(f64, usize)> =
@@ -444,6 +573,14 @@ fn summarise(players: &[String], decisions: &[Decision], better: Better) -> Summ
                 lost_nothing: mine.iter().filter(|d| d.surely_lost_nothing(better)).count(),
                 total_loss: mine.iter().map(|d| d.sure_loss(better)).sum(),
                 largest_loss: mine.iter().map(|d| d.sure_loss(better)).fold(0.0, f64::max),
+                labels: mine.iter().fold(std::collections::BTreeMap::new(), |mut m, d| {
+                    *m.entry(measure.thresholds.label(d, better)).or_insert(0) += 1;
+                    m
+                }),
+                accuracy: {
+                    let each: Vec<f64> = mine.iter().filter_map(|d| measure.thresholds.accuracy(d, better)).collect();
+                    (!each.is_empty()).then(|| each.iter().sum::<f64>() / each.len() as f64)
+                },
             }
         })
         .collect();
@@ -474,13 +611,20 @@ mod tests {
             loss: Decision::loss_of(Better::Higher, before, after),
             proven: true,
             ranges: None,
+            label: None,
             fair_play: None,
             details: serde_json::Value::Null,
         }
     }
 
     fn measure() -> Measure {
-        Measure { name: "score".into(), unit: "points".into(), better: Better::Higher, assumes: String::new() }
+        Measure {
+            name: "score".into(),
+            unit: "points".into(),
+            better: Better::Higher,
+            assumes: String::new(),
+            thresholds: Thresholds { inaccuracy: 1.0, mistake: 2.0, blunder: 3.0 },
+        }
     }
 
     #[test]
@@ -558,5 +702,42 @@ mod tests {
         assert_eq!(r.summary.players[0].lost_nothing, 0);
         assert_eq!(r.summary.players[0].total_loss, 3.0 + 1.0 + 2.0);
         assert_eq!(r.summary.ranked[0], 1, "every decision is still ranked by its loss");
+    }
+
+    /// Labels follow the thresholds on the sure loss (inaccuracy 1, mistake 2, blunder 3
+    /// here); a loss whose range reaches zero is not proven and has no accuracy; a player's
+    /// accuracy is the mean of the others.
+    #[test]
+    fn labels_and_accuracy_follow_the_thresholds() {
+        let mut unsure = decision(6, 0, 10.0, 8.0);
+        unsure.proven = false;
+        unsure.ranges = Some(Ranges {
+            before: Range { low: 10.0, high: Some(11.0) },
+            after: Range { low: 8.0, high: Some(10.5) },
+            estimated: false,
+        });
+        let ds = vec![
+            decision(1, 0, 10.0, 10.0),
+            decision(2, 0, 10.0, 9.5),
+            decision(3, 0, 10.0, 9.0),
+            decision(4, 0, 10.0, 8.0),
+            decision(5, 0, 10.0, 7.0),
+            unsure,
+        ];
+        let r = Review::new("test", "t".into(), vec!["a".into()], measure(), ds);
+        let labels: Vec<Label> = r.decisions.iter().map(|d| d.label.expect("labelled")).collect();
+        assert_eq!(
+            labels,
+            [Label::Best, Label::Good, Label::Inaccuracy, Label::Mistake, Label::Blunder, Label::NotProven]
+        );
+        let p = &r.summary.players[0];
+        let expected = (100.0 + 100.0 * (1.0 - 0.5 / 3.0) + 100.0 * (2.0 / 3.0) + 100.0 / 3.0 + 0.0) / 5.0;
+        assert!((p.accuracy.expect("an accuracy") - expected).abs() < 1e-9, "{:?}", p.accuracy);
+        assert_eq!(p.labels.values().sum::<usize>(), 6);
+        assert_eq!(
+            p.labels_in_words(),
+            "accuracy 57%: 1 best, 1 good, 1 inaccuracy, 1 mistake, 1 blunder, 1 not proven"
+        );
+        assert!(r.problems().is_empty(), "{:?}", r.problems());
     }
 }

@@ -121,12 +121,18 @@ mod tests {
                 loss: if i == 2 { 2.0 } else { 0.0 },
                 proven: true,
                 ranges: None,
+                label: None,
                 fair_play: None,
                 details: serde_json::Value::Null,
             })
             .collect();
-        let measure =
-            Measure { name: "v".into(), unit: "points".into(), better: Better::Higher, assumes: String::new() };
+        let measure = Measure {
+            name: "v".into(),
+            unit: "points".into(),
+            better: Better::Higher,
+            assumes: String::new(),
+            thresholds: signalbox_solver::coe::analysis::THRESHOLDS,
+        };
         let review = Review::new("coe", "t".into(), vec!["player".into()], measure, decisions);
         let boards = turning_boards(&catalogue, &instance, Rules::default(), &moves, &review, &moves);
         assert_eq!(boards.len(), 1);

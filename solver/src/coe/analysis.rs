@@ -41,6 +41,7 @@ use super::fair::{self, Blind};
 use super::search::{SolveOptions, Solved, Tables, solve_reusing};
 use crate::analysis::{
     Axis, Better, Chart, Choice, Decision, FairPlay, FairSplit, Measure, Point, Range, Ranges, Review, Series,
+    Thresholds,
 };
 
 /// How to analyse.
@@ -143,6 +144,12 @@ pub fn workers_spent(game: &Game<'_>, mv: Move) -> (u8, bool) {
     let free = steps > 0 && free_shift.unwrap_or(true) && game.free_shift_open();
     (steps - u8::from(free), free)
 }
+
+/// Where the labels start, in points of final score: a rank is four points wide (Journeyman
+/// 26 to 29, Expert 30 to 33), so a blunder costs a whole rank and a mistake half of one; half
+/// a point, the smallest loss an estimate tells apart, is an inaccuracy
+/// (`docs/formats/analysis.md`).
+pub const THRESHOLDS: Thresholds = Thresholds { inaccuracy: 0.5, mistake: 2.0, blunder: 4.0 };
 
 /// The text of the measure's hindsight sentence.
 pub const HINDSIGHT: &str = "These values know the future: every die still to roll and every card still to come \
@@ -265,6 +272,7 @@ pub fn analyse(
                 },
                 estimated: false,
             }),
+            label: None,
             fair_play: fair.as_ref().map(|f| f.decisions[i].clone()),
             details,
         });
@@ -276,6 +284,7 @@ pub fn analyse(
         unit: "points".into(),
         better: Better::Higher,
         assumes: HINDSIGHT.into(),
+        thresholds: THRESHOLDS,
     };
     let title = match instance.seed {
         Some(seed) => format!("The Cubes of Europe · seed {seed} · final score {}", score.total()),
@@ -407,6 +416,7 @@ fn analyse_table(
                 after: Range { low: f.played - f.half_width, high: Some(f.played + f.half_width) },
                 estimated: true,
             }),
+            label: None,
             fair_play: Some(f.clone()),
             details,
         });
@@ -417,6 +427,7 @@ fn analyse_table(
         unit: "points".into(),
         better: Better::Higher,
         assumes: TABLE.into(),
+        thresholds: THRESHOLDS,
     };
     let title = format!("The Cubes of Europe · {file} · final score {}", score.total());
     let mut review = Review::new("coe", title, vec!["player".into()], measure, decisions);

@@ -35,7 +35,9 @@ use signalbox_engine::cube_express::score::{final_scores, winners};
 
 use super::plan::{PlanError, PlanOptions, TurnPlan, certify, plan_turn};
 use super::value::{parts, value};
-use crate::analysis::{Axis, Better, Chart, Choice, Decision, Measure, Point, Range, Ranges, Review, Series};
+use crate::analysis::{
+    Axis, Better, Chart, Choice, Decision, Measure, Point, Range, Ranges, Review, Series, Thresholds,
+};
 
 /// Why a record could not be analysed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -178,8 +180,14 @@ pub fn measure() -> Measure {
                   sees at the table (the hand, the display, the board); a loss is in value points of that turn, \
                   not in final-score points."
             .to_string(),
+        thresholds: THRESHOLDS,
     }
 }
+
+/// Where the labels start, in value points (a value point is about a point of final score): a
+/// turn banks a few points, so losing a point of it is an inaccuracy, three a mistake and six,
+/// about a whole turn's worth, a blunder (`docs/formats/analysis.md`).
+pub const THRESHOLDS: Thresholds = Thresholds { inaccuracy: 1.0, mistake: 3.0, blunder: 6.0 };
 
 fn assemble(
     title: &str,
@@ -227,6 +235,7 @@ fn assemble(
                 after: Range::exact(f64::from(turn.played_value)),
                 estimated: false,
             }),
+            label: None,
             fair_play: None,
             details: json!({
                 "colour": colours[seat],

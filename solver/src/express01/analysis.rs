@@ -39,7 +39,14 @@ use super::route::{SearchOptions, best_routes};
 use super::selfplay::{BestRoute, MAX_ROUNDS, Policy, play_out, policy_rng};
 use super::turn::{Limit, best_turns};
 use super::turn::{TurnAnswer, ends_turn, evaluation};
-use crate::analysis::{Axis, Better, Chart, Choice, Decision, Measure, Point, Range, Ranges, Review, Series};
+use crate::analysis::{
+    Axis, Better, Chart, Choice, Decision, Measure, Point, Range, Ranges, Review, Series, Thresholds,
+};
+
+/// Where the labels start, in capital points of the lead: games are won by a few points, so
+/// one point given away is an inaccuracy, three a mistake and six, about a third of a winner's
+/// capital, a blunder (`docs/formats/analysis.md`).
+pub const THRESHOLDS: Thresholds = Thresholds { inaccuracy: 1.0, mistake: 3.0, blunder: 6.0 };
 
 /// The states the best-turn search visits a turn by default: about two seconds on one core of
 /// the reference machine, and the same cut on every machine.
@@ -160,6 +167,7 @@ pub fn measure_for(options: &AnalysisOptions, table: bool) -> Measure {
                 "Every hand and the order of every deck are known, as after the game (ruling G15)."
             }
         ),
+        thresholds: THRESHOLDS,
     }
 }
 
@@ -320,6 +328,7 @@ fn assemble<'c>(
                 after: Range::exact(f64::from(played_value)),
                 estimated: false,
             }),
+            label: None,
             fair_play: None,
             details: json!({
                 "round": before.round(),

@@ -46,7 +46,14 @@ use super::odds::{OddsOptions, odds};
 use super::policy::play_turn;
 use super::race::{Course, Race, expected_turns};
 use super::roll::{best_use, reroll_options};
-use crate::analysis::{Axis, Better, Chart, Choice, Decision, Measure, Point, Range, Ranges, Review, Series};
+use crate::analysis::{
+    Axis, Better, Chart, Choice, Decision, Measure, Point, Range, Ranges, Review, Series, Thresholds,
+};
+
+/// Where the labels start, in expected turns: a race is won or lost by a turn, so giving away
+/// a tenth of one is an inaccuracy, three tenths a mistake and six tenths, most of a turn, a
+/// blunder (`docs/formats/analysis.md`).
+pub const THRESHOLDS: Thresholds = Thresholds { inaccuracy: 0.1, mistake: 0.3, blunder: 0.6 };
 
 /// How a game is analysed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -339,6 +346,7 @@ pub fn analyse(
                 loss: Decision::loss_of(Better::Lower, best_value, played_value),
                 proven: turn_proven,
                 ranges: (!turn_proven).then(|| unknown(best_value)),
+                label: None,
                 fair_play: None,
                 details: json!({
                     "record_turn": t,
@@ -420,6 +428,7 @@ pub fn analyse(
                 loss: Decision::loss_of(Better::Lower, best_value, played_value),
                 proven: turn_proven,
                 ranges: (!turn_proven).then(|| unknown(best_value)),
+                label: None,
                 fair_play: None,
                 details: json!({
                     "record_turn": t,
@@ -500,6 +509,7 @@ pub fn analyse(
         unit: "expected turns".to_owned(),
         better: Better::Lower,
         assumes: "Each value is the expected number of turns after this one to build the fewest tiles still needed, exact for the plan found then, under the dice alone: the other players, later re-rolls and later changes of plan are left out (ruling A1). A re-roll is valued with the plan of the position held fixed.".to_owned(),
+        thresholds: THRESHOLDS,
     };
     let mut review = Review::new("railways", title, names.clone(), measure, decisions);
     review.charts.push(Chart {
