@@ -162,8 +162,9 @@ fn check(game: &str, extra: &[&str]) {
     }
     // Each player's accuracy and label counts, the same in JSON, text and page.
     for p in v["summary"]["players"].as_array().expect("players") {
-        let counted: u64 = p["labels"].as_object().expect("labels").values().map(|n| n.as_u64().unwrap()).sum();
-        assert_eq!(counted, p["decisions"].as_u64().unwrap(), "{game}: every decision is counted once");
+        let counted: u64 =
+            p["labels"].as_object().expect("labels").values().map(|n| n.as_u64().expect("a count")).sum();
+        assert_eq!(counted, p["decisions"].as_u64().expect("decisions"), "{game}: every decision is counted once");
         if let Some(a) = p["accuracy"].as_f64() {
             let words = format!("accuracy {a:.0}%");
             assert!(text.contains(&words) && html.contains(&words), "{game}: {words} in the text and the page");

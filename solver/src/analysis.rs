@@ -258,13 +258,8 @@ impl Decision {
         match self.ranges {
             None if self.proven => self.loss,
             None => 0.0,
-            Some(r) if r.estimated => {
-                if self.claimed(better) {
-                    self.loss
-                } else {
-                    0.0
-                }
-            }
+            Some(r) if r.estimated && self.claimed(better) => self.loss,
+            Some(r) if r.estimated => 0.0,
             Some(_) => self.loss_range(better).0,
         }
     }

@@ -411,7 +411,7 @@ fn analyse_table(
             best_value_after: f.best,
             loss: f.loss,
             proven: f.exact,
-            ranges: (!f.exact).then(|| Ranges {
+            ranges: (!f.exact).then_some(Ranges {
                 before: Range { low: f.best - f.half_width, high: Some(f.best + f.half_width) },
                 after: Range { low: f.played - f.half_width, high: Some(f.played + f.half_width) },
                 estimated: true,
