@@ -129,6 +129,26 @@ fn print_text(review: &Review) {
         table.add_row(row);
     }
     say!("{table}");
+    if let Some(split) = review.fair_play.as_ref().filter(|f| !f.turns.is_empty()) {
+        let mut luck = Table::new();
+        luck.load_preset(UTF8_FULL_CONDENSED);
+        luck.set_content_arrangement(ContentArrangement::Dynamic).set_width(width);
+        luck.set_header(["turn", "chance", "expected before", "luck", "skill", "after"]);
+        for t in &split.turns {
+            luck.add_row([
+                if t.turn == 0 { "start".to_owned() } else { t.turn.to_string() },
+                t.chance.clone(),
+                format!("{:.2}", t.expected),
+                format!("{:+.2}", t.luck),
+                format!("{:+.2}", t.skill),
+                format!("{:.2}", t.value_after),
+            ]);
+        }
+        say!(
+            "luck and skill turn by turn (luck: the expected final score after the roll and cards less before them; skill: after the turn's decisions less after the turn the reference player would have played; expected + luck + skill = after):"
+        );
+        say!("{luck}");
+    }
     if review.summary.turning_points.is_empty() {
         say!(
             "turning points: none, {}",

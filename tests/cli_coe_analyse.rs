@@ -49,12 +49,17 @@ fn the_sample_review_prints_as_json_and_writes_the_page() {
         total += loss;
     }
     assert!(total > 0.0, "the sample player loses points");
-    // The split adds up: final = expected at the start + skill + luck, skill = -(the losses).
+    // The split adds up: final = expected at the start + skill + luck, turn by turn.
     let split = &v["fair_play"];
     let f = |k: &str| split[k].as_f64().unwrap_or_else(|| panic!("{k} in {split}"));
-    assert!((f("skill") + fair_loss).abs() < 1e-9, "{split}");
+    assert!(fair_loss > 0.0, "the sample player loses points by the fair-play values too");
     assert!((f("expected_at_start") + f("skill") + f("luck") - f("final_score")).abs() < 1e-9, "{split}");
-    assert_eq!(f("expected_at_start"), decisions[0]["fair_play"]["best"].as_f64().unwrap());
+    let turns = split["turns"].as_array().expect("the split turn by turn");
+    let g = |t: &serde_json::Value, k: &str| t[k].as_f64().unwrap_or_else(|| panic!("{k} in {t}"));
+    for t in turns {
+        assert!((g(t, "expected") + g(t, "luck") + g(t, "skill") - g(t, "value_after")).abs() < 1e-9, "{t}");
+    }
+    assert!((turns.iter().map(|t| g(t, "luck")).sum::<f64>() - f("luck")).abs() < 1e-9, "{split}");
     // The last two turns are exact.
     assert!(decisions.last().expect("a decision")["fair_play"]["exact"].as_bool().unwrap());
     assert_eq!(v["summary"]["players"][0]["total_loss"].as_f64(), Some(total));

@@ -380,6 +380,32 @@ pub fn review_page(review: &Review, boards: &[TurningBoards]) -> String {
     }
     h.push_str("</tbody></table></div>\n</section>\n");
 
+    // Luck and skill, turn by turn.
+    if let Some(split) = review.fair_play.as_ref().filter(|f| !f.turns.is_empty()) {
+        h.push_str(
+            "<section id=\"luck\">\n<h2>Luck and skill, turn by turn</h2>\n<p>Each value is the expected final score when the \
+             reference player plays on. The luck of a turn's roll and cards is the value after them less the value before \
+             them (zero on average); the skill of its decisions is the value after them less the value of the turn the \
+             reference player would have played. Each row adds up: expected + luck + skill = after.</p>\n\
+             <div class=\"scroll\"><table class=\"luck\">\n<thead><tr><th>turn</th><th>chance</th>\
+             <th class=\"num\">expected before</th><th class=\"num\">luck</th><th class=\"num\">skill</th>\
+             <th class=\"num\">after</th></tr></thead>\n<tbody>\n",
+        );
+        for t in &split.turns {
+            let _ = writeln!(
+                h,
+                "<tr><td>{}</td><td>{}</td><td class=\"num\">{:.2}</td><td class=\"num\">{:+.2}</td><td class=\"num\">{:+.2}</td><td class=\"num\">{:.2}</td></tr>",
+                if t.turn == 0 { "start".to_owned() } else { t.turn.to_string() },
+                escape(&t.chance),
+                t.expected,
+                t.luck,
+                t.skill,
+                t.value_after
+            );
+        }
+        h.push_str("</tbody></table></div>\n</section>\n");
+    }
+
     // Turning points drawn.
     h.push_str("<section id=\"turning\">\n<h2>Turning points</h2>\n");
     if turning.is_empty() {

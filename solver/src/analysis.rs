@@ -150,22 +150,58 @@ pub struct FairPlay {
     pub half_width: f64,
 }
 
-/// A game's final score split by the fair-play values: the expected score at the start, the
-/// skill (the fair-play losses, added and negated) and the luck (the rest), so that
-/// `final_score = expected_at_start + skill + luck`.
+/// A game's final score split into the expected score at the start, the skill of the decisions
+/// and the luck of the chance events, turn by turn ([`TurnSplit`]), by one value: the expected
+/// final score when a fixed reference player plays on. `final_score = expected_at_start + skill
+/// + luck` exactly.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FairSplit {
     /// The final score.
     pub final_score: f64,
-    /// The fair-play value of the start: the expected final score under the best play.
+    /// The value of the start.
     pub expected_at_start: f64,
-    /// Minus the sum of the fair-play losses (0 or less).
+    /// The turns' skill, added up: what the decisions made of the value against the reference
+    /// player's turns (above 0 where they did better).
     pub skill: f64,
-    /// The rest: what the dice and the cards gave or took.
+    /// The chance events' luck, added up: zero on average.
     pub luck: f64,
     /// The playouts behind each estimated value.
     pub samples: usize,
     /// Whether every value is exact.
+    pub exact: bool,
+    /// The split turn by turn: the luck of each turn's roll and cards and the skill of its
+    /// decisions, which add up to `luck` and `skill`.
+    #[serde(default)]
+    pub turns: Vec<TurnSplit>,
+}
+
+/// One turn of a [`FairSplit`]: the chance that opened it and the decisions that followed, so
+/// that `expected + luck + skill = value_after`, and each turn's `value_after` is the next
+/// turn's `expected` (the last turn's is the final score).
+///
+/// The luck of a chance event is the value after it less the expected value before it (the
+/// definition backgammon analysers use): the value before the roll and cards is that of the
+/// position the previous turn ended in, which is the expectation, over every roll and card that
+/// could come, of the value after them; so luck is zero in expectation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TurnSplit {
+    /// The turn, from 1; the choice of a start space, before the first roll, is turn 0.
+    pub turn: usize,
+    /// What chance gave at the turn's start, in words ("rolled 2 and 5, card 4 came up");
+    /// empty for the start space, which no chance precedes.
+    pub chance: String,
+    /// The expected final score before the chance.
+    pub expected: f64,
+    /// The value after the chance less `expected`.
+    pub luck: f64,
+    /// The value after the turn's decisions less the value of the turn the reference player
+    /// would have played from the same position.
+    pub skill: f64,
+    /// The value of the position the turn ended in (the final score after the last).
+    pub value_after: f64,
+    /// The turn's first and last decisions (numbered from 1).
+    pub decisions: [usize; 2],
+    /// Whether every value of the turn is exact (otherwise estimates by playouts).
     pub exact: bool,
 }
 

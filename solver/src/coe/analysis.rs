@@ -30,6 +30,7 @@
 use rand::seq::index::sample;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
 use rustc_hash::FxHashMap as HashMap;
 use serde_json::json;
 use signalbox_engine::coe::game::turn_steps;
@@ -41,7 +42,7 @@ use super::fair::{self, Blind};
 use super::search::{SolveOptions, Solved, Tables, solve_reusing};
 use crate::analysis::{
     Axis, Better, Chart, Choice, Decision, FairPlay, FairSplit, Measure, Point, Range, Ranges, Review, Series,
-    Thresholds,
+    Thresholds, TurnSplit,
 };
 
 /// How to analyse.
@@ -307,21 +308,11 @@ pub fn analyse(
             review.summary.players[0].lost_nothing, review.summary.players[0].decisions
         ),
     ];
-    if let Some(f) = &fair {
-        let skill = -review.decisions.iter().filter_map(|d| d.fair_play.as_ref()).map(|p| p.loss).sum::<f64>();
-        let final_score = f64::from(score.total());
-        let split = FairSplit {
-            final_score,
-            expected_at_start: f.start,
-            skill,
-            luck: final_score - f.start - skill,
-            samples: options.fair_samples.unwrap_or(0),
-            exact: review.decisions.iter().all(|d| d.fair_play.as_ref().is_some_and(|p| p.exact)),
-        };
-        review.facts.push(format!(
-            "without knowing the future (fair play, ruling F6): {}",
-            split_in_words(&split, "the fair-play losses", "the rest")
-        ));
+    if fair.is_some() {
+        let split = crate::threads::install(options.solve.threads, || {
+            fair_split(catalogue, &positions, &record.moves, options.fair_samples.unwrap_or(0))
+        });
+        review.facts.push(split_in_words(&split));
         review.fair_play = Some(split);
     }
     let point = |x: usize, y: f64| Point { x: x as f64, y, low: None, high: None };
@@ -431,23 +422,15 @@ fn analyse_table(
     };
     let title = format!("The Cubes of Europe · {file} · final score {}", score.total());
     let mut review = Review::new("coe", title, vec!["player".into()], measure, decisions);
-    let skill = -review.decisions.iter().map(|d| d.loss).sum::<f64>();
-    let final_score = f64::from(score.total());
-    let split = FairSplit {
-        final_score,
-        expected_at_start: fair.start,
-        skill,
-        luck: final_score - fair.start - skill,
-        samples,
-        exact: review.decisions.iter().all(|d| d.proven),
-    };
+    let split =
+        crate::threads::install(options.solve.threads, || fair_split(catalogue, &positions, &seen.moves, samples));
     review.facts = vec![
         format!("final score {score}"),
         format!(
             "{} of {} decisions lost nothing by the expected final score",
             review.summary.players[0].lost_nothing, review.summary.players[0].decisions
         ),
-        split_in_words(&split, "the losses", "what the dice and cards gave or took"),
+        split_in_words(&split),
     ];
     review.fair_play = Some(split);
     review.charts = vec![Chart {
@@ -461,6 +444,81 @@ fn analyse_table(
         ],
     }];
     Analysed { review, best: best_moves, searches: 0 }
+}
+
+/// The skill and luck split of a game (`positions[i]` before `moves[i]`, then the end), turn by
+/// turn, by one value: the expected final score when the playout player plays on
+/// ([`fair::playout_expectation`], exact in the last turns). A turn's skill is the value after
+/// its decisions less the value of the turn the playout player would have played; the luck of
+/// the chance that opens a turn is the value after it (the playout player's turn from there)
+/// less the value before it (of the position the turn before ended in), which is zero in
+/// expectation. So every turn adds up exactly, and the game does:
+/// `final = expected at the start + skill + luck`.
+fn fair_split(catalogue: &Catalogue, positions: &[Game<'_>], moves: &[Move], samples: usize) -> FairSplit {
+    let segment = |g: &Game<'_>| (g.turn(), g.is_started());
+    // The turns: their first and last decisions (from 0).
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    for i in 0..moves.len() {
+        match spans.last_mut() {
+            Some(span) if segment(&positions[span.0]) == segment(&positions[i]) => span.1 = i,
+            _ => spans.push((i, i)),
+        }
+    }
+    let valued: Vec<(fair::Estimate, fair::Estimate)> = spans
+        .par_iter()
+        .map(|&(a, b)| {
+            let s = &positions[a];
+            (fair::playout_value(s, samples), fair::playout_expectation(s, &moves[a..=b], samples))
+        })
+        .collect();
+    let mut turns: Vec<TurnSplit> = Vec::with_capacity(spans.len());
+    for (k, (&(a, b), (reference, played))) in spans.iter().zip(&valued).enumerate() {
+        let game = &positions[a];
+        let expected = if k == 0 { reference.mean } else { turns[k - 1].value_after };
+        turns.push(TurnSplit {
+            turn: if game.is_started() { game.turn() + 1 } else { 0 },
+            chance: if a == 0 { String::new() } else { chance_words(catalogue, &positions[a - 1], game) },
+            expected,
+            luck: reference.mean - expected,
+            skill: played.mean - reference.mean,
+            value_after: played.mean,
+            decisions: [a + 1, b + 1],
+            exact: reference.samples == 0 && played.samples == 0,
+        });
+    }
+    let final_score = positions.last().map_or(0.0, |g| f64::from(g.score().total()));
+    if let Some(last) = turns.last_mut() {
+        // The game is over after the last turn: its value is the final score.
+        last.value_after = final_score;
+    }
+    FairSplit {
+        final_score,
+        expected_at_start: turns.first().map_or(final_score, |t| t.expected),
+        skill: turns.iter().map(|t| t.skill).sum(),
+        luck: turns.iter().map(|t| t.luck).sum(),
+        samples,
+        exact: turns.iter().all(|t| t.exact),
+        turns,
+    }
+}
+
+/// What chance gave between two positions, the second at a turn's start: the roll, and the
+/// cards that came up in the market.
+fn chance_words(catalogue: &Catalogue, before: &Game<'_>, after: &Game<'_>) -> String {
+    let dice: Vec<u8> = after.dice().iter().flatten().copied().collect();
+    let mut words = match dice[..] {
+        [a, b] => format!("rolled {a} and {b}"),
+        _ => String::from("no roll"),
+    };
+    let [top, _] = after.market();
+    if let Some(card) = top.filter(|&c| before.market()[0] != Some(c) && !before.discard().contains(&c)) {
+        let name = catalogue.card(card).map_or_else(|| format!("card {card}"), |c| format!("card {card}, {}", c.name));
+        words.push_str(&format!("; {name} came up"));
+    }
+    if after.is_reshuffled() && !before.is_reshuffled() {
+        words.push_str("; the cards were reshuffled");
+    }
+    words
 }
 
 /// The chart's line of the score so far: 0 at the start, then after each decision.
@@ -635,18 +693,18 @@ pub fn sample_record(catalogue: &Catalogue, seed: u64, rules: Rules, options: So
     record
 }
 
-/// The skill and luck split in one sentence: the expectation at the start, the skill (with what
-/// it sums), the luck (with what it is), and the final score as their sum.
-fn split_in_words(split: &FairSplit, skill: &str, luck: &str) -> String {
+/// The skill and luck split in one sentence: the expectation at the start, the skill, the luck,
+/// and the final score as their sum, with what each measures.
+fn split_in_words(split: &FairSplit) -> String {
     format!(
-        "expected {:.2} at the start{}; skill {:+.2} ({skill}); luck {:+.2} ({luck}); {} = {:.2} {:+.2} {:+.2}",
+        "skill and luck: {} = {:.2} expected at the start{} {:+.2} skill {:+.2} luck. All three are the expected final score \
+         when a reference player plays on (it picks each turn by a quick estimate of the final score, the last turn \
+         exactly): skill is what the decisions made of it against the turns that player would have played, luck what \
+         the rolls and cards made of it (zero on average)",
+        split.final_score,
         split.expected_at_start,
         if split.exact { "" } else { " (estimated)" },
         split.skill,
         split.luck,
-        split.final_score,
-        split.expected_at_start,
-        split.skill,
-        split.luck
     )
 }

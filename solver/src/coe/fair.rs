@@ -586,3 +586,54 @@ pub fn play_out<'c>(game: &Game<'c>, policy: Policy, horizon: usize, seed: u64) 
     }
     (moves, g)
 }
+
+/// The turn the playout player ([`Policy::Playout`], ruling F5) plays from `h`, a position
+/// where the player is to move: its moves (empty when the game is over).
+pub fn playout_turn(h: &Game<'_>) -> Vec<Move> {
+    if h.is_over() {
+        return Vec::new();
+    }
+    let blind = Blind::of(h);
+    let bh = blind.game(h);
+    let outcomes = turn_outcomes(&bh);
+    let i = pick(Policy::Playout, &blind, &bh, &outcomes, 0).unwrap_or(0);
+    outcomes.into_iter().nth(i).map(|(_, line)| line).unwrap_or_default()
+}
+
+/// The playout player's expected final score after `line` is played from `h` (a position where
+/// the player is to move), when it plays every later turn ([`Policy::Playout`]): the value a
+/// review splits a game's score by into skill and luck. Exact (an expectation over every card
+/// and roll, ruling F2) when `h` has at most [`HORIZON`] turns left; otherwise estimated by the
+/// playouts numbered `samples..2 * samples` ([`rollouts_in`]), which are exactly that player's
+/// games, so the two agree in expectation. Its expectation over the chance after `line` is the
+/// value, by [`playout_value`], of the position the chance leads to: so the luck of that chance
+/// is zero in expectation.
+pub fn playout_expectation(h: &Game<'_>, line: &[Move], samples: usize) -> Estimate {
+    if is_exact(h, HORIZON) {
+        let blind = Blind::of(h);
+        let mut total = 0.0;
+        for_each_future(&blind, h, line, &mut |p, g| total += p * exact_playout_value(&blind, g));
+        return Estimate { mean: total, half_width: 0.0, samples: 0 };
+    }
+    rollouts_in(h, line, samples..2 * samples)
+}
+
+/// The playout player's expected final score from `h`, a position where the player is to move:
+/// [`playout_expectation`] of the turn it plays ([`playout_turn`]).
+pub fn playout_value(h: &Game<'_>, samples: usize) -> Estimate {
+    playout_expectation(h, &playout_turn(h), samples)
+}
+
+/// The exact value of [`playout_value`], by recursion over turns and chance (for positions near
+/// the end only).
+fn exact_playout_value(blind: &Blind, g: &Game<'_>) -> f64 {
+    if g.is_over() {
+        return f64::from(g.score().total());
+    }
+    let outcomes = turn_outcomes(g);
+    let i = pick(Policy::Playout, blind, g, &outcomes, 0).unwrap_or(0);
+    let Some((_, line)) = outcomes.get(i) else { return f64::from(g.score().total()) };
+    let mut total = 0.0;
+    for_each_future(blind, g, line, &mut |p, next| total += p * exact_playout_value(blind, next));
+    total
+}
