@@ -89,7 +89,7 @@ fn a_short_record_prints_every_turn_with_its_values() {
     let (path, _) = short_record("short.json", 3);
     let (code, text, err) = run(&["cube-express", "analyse", path.to_str().expect("path"), "--threads", "1"]);
     assert_eq!(code, Some(0), "{err}");
-    assert!(text.contains("value of the turn (ruling V1)"), "{text}");
+    assert!(text.contains("value of the turn") && text.contains("docs/rules/cube-express.md"), "{text}");
     assert!(text.contains("the record stops after 3 turns, before the game's end"), "{text}");
     for colour in ["red", "blue", "yellow"] {
         assert!(text.contains(&format!("{colour}: 1 decisions")), "{text}");

@@ -345,11 +345,11 @@ fn shares_override_bounds_the_route_length() {
 fn check_accepts_the_sample() {
     let run = express01(["check"]).succeeded();
     assert!(
-        run.stdout.contains("<embedded sample position>: a legal Express 01 position on map germany with 3 players"),
+        run.stdout.contains("the sample position: a legal Express 01 position on map germany with 3 players"),
         "{}",
         run.stdout
     );
-    assert!(run.stdout.contains("<embedded house set>"), "{}", run.stdout);
+    assert!(run.stdout.contains("the house set"), "{}", run.stdout);
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("engine/data/express01/sample-position.json");
     let run = express01([OsString::from("check"), path.into()]).succeeded();
     assert!(run.stdout.contains("sample-position.json: a legal Express 01 position"), "{}", run.stdout);
@@ -426,7 +426,7 @@ const BAD_INPUT: &[Case] = &[
     case(Fixture("game-card-twice.json"), &["play", "{}"], 2, &["card 226 is used 2 times"]),
     case(Fixture("game-face-up.json"), &["check", "{}"], 2, &["face_up: deck central-blue holds 1, so 3 cards cannot lie face up"]),
     // The command line against the embedded sample.
-    case(Sample, &["route", "--company", "purple"], 2, &["<embedded sample position>", "unknown company `purple`", "red, blue, green, yellow"]),
+    case(Sample, &["route", "--company", "purple"], 2, &["the sample position", "unknown company `purple`", "red, blue, green, yellow"]),
     case(Sample, &["route", "--company", "red"], 2, &["Peter owns no share of red"]),
     case(Sample, &["route", "--player", "Nobody"], 2, &["no player is named `Nobody`"]),
     case(Sample, &["route", "--black-engine"], 2, &["Peter does not own the black engine"]),

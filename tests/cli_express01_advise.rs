@@ -79,7 +79,7 @@ fn on_an_end_of_game_position_advise_prints_the_exact_last_round_and_its_line_re
     let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/express01/last-round.json");
     let (code, out, err) = run(&["express01", "advise", fixture]);
     assert_eq!(code, Some(0), "{err}");
-    for needle in ["The exact last round, max^n", "proven", "Final capitals:"] {
+    for needle in ["The exact last round, every player for themselves", "proven", "Final capitals:"] {
         assert!(out.contains(needle), "{needle:?} missing:\n{out}");
     }
     let (code, json, err) = run(&["express01", "advise", fixture, "--json", "--opponents", "paranoid"]);

@@ -80,7 +80,10 @@ fn a_short_record_is_reviewed_as_the_shared_review_the_same_on_any_thread_count(
     // As text: the table and what the values assume.
     let (code, text, err) = run(&["express01", "analyse", &path, "--states", "3000"]);
     assert_eq!(code, Some(0), "{err}");
-    assert!(text.contains("capital lead at the end of the turn (ruling A1)"), "{text}");
+    assert!(
+        text.contains("capital lead at the end of the turn") && text.contains("docs/rules/express-01.md"),
+        "{text}"
+    );
     assert!(text.contains("the record stops after 6 turns"), "{text}");
 }
 

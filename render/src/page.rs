@@ -102,7 +102,6 @@ tr.turning td:first-child { border-left: 4px solid var(--mark); }
 .badge { display: inline-block; min-width: 1.6em; padding: 0 4px; border: 1px solid var(--mark); border-radius: 3px; color: var(--mark); font-weight: 700; font-size: 12px; text-align: center; }
 .zero { color: var(--muted); }
 .bar { display: inline-block; height: 8px; background: var(--mark); vertical-align: middle; margin-right: 4px; }
-.details { color: var(--muted); font-size: 12px; }
 figure.chart { max-width: 760px; margin: 8px 0 16px; }
 figcaption { font-size: 13px; color: var(--muted); margin-top: 4px; }
 .boards { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 12px; align-items: start; }
@@ -139,41 +138,12 @@ fn mark_at(axis: Axis, d: &Decision) -> f64 {
     }
 }
 
-/// How many entries of a decision's details the move table shows (the JSON has them all).
-const DETAILS_SHOWN: usize = 4;
-
-/// A decision's game-specific details as short text: the first [`DETAILS_SHOWN`] scalar
-/// entries (and lists of scalars) of its `details` object.
-fn details_text(details: &serde_json::Value) -> String {
-    let scalar = |v: &serde_json::Value| match v {
-        serde_json::Value::String(s) => Some(s.clone()),
-        serde_json::Value::Number(n) => Some(n.as_f64().map(number).unwrap_or_else(|| n.to_string())),
-        serde_json::Value::Bool(b) => Some(b.to_string()),
-        _ => None,
-    };
-    let Some(map) = details.as_object() else { return String::new() };
-    let mut parts = Vec::new();
-    for (key, value) in map {
-        let shown = match value {
-            serde_json::Value::Array(items) if !items.is_empty() && items.iter().all(|v| scalar(v).is_some()) => {
-                Some(items.iter().filter_map(scalar).collect::<Vec<_>>().join(", "))
-            }
-            v => scalar(v),
-        };
-        if let Some(shown) = shown {
-            parts.push(format!("{}: {}", key.replace('_', " "), shown));
-        }
-        if parts.len() == DETAILS_SHOWN {
-            break;
-        }
-    }
-    parts.join("; ")
-}
-
 /// The page of a review, with these boards at its turning points.
 pub fn review_page(review: &Review, boards: &[TurningBoards]) -> String {
     let mut h = String::new();
     let game = game_name(&review.game);
+    // The title without the game's name, which the page says once above it.
+    let heading = review.title.strip_prefix(game).map_or(review.title.as_str(), |t| t.trim_start_matches([' ', '·']));
     let m = &review.measure;
     let solo = review.players.len() <= 1;
     let better = match m.better {
@@ -190,14 +160,14 @@ pub fn review_page(review: &Review, boards: &[TurningBoards]) -> String {
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <title>{} · {}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
         escape(game),
-        escape(&review.title)
+        escape(heading)
     );
     let _ = write!(
         h,
         "<header>\n<p class=\"game\">{} · analysis of a played game</p>\n<h1>{}</h1>\n\
          <p class=\"measure\">Each value is the <strong>{}</strong> ({better}); a loss is counted in {}.</p>\n",
         escape(game),
-        escape(&review.title),
+        escape(heading),
         escape(&m.name),
         escape(&m.unit)
     );
@@ -320,7 +290,7 @@ pub fn review_page(review: &Review, boards: &[TurningBoards]) -> String {
              <th class=\"num\">fair-play loss</th>",
         );
     }
-    h.push_str("<th>details</th></tr></thead>\n<tbody>\n");
+    h.push_str("</tr></thead>\n<tbody>\n");
     for d in &review.decisions {
         let tp = rank_of(d.index);
         let class = if tp.is_some() { "decision turning" } else { "decision" };
@@ -376,7 +346,7 @@ pub fn review_page(review: &Review, boards: &[TurningBoards]) -> String {
             };
             let _ = write!(h, "<td class=\"num\">{value}</td><td class=\"num\">{loss}</td>");
         }
-        let _ = writeln!(h, "<td class=\"details\">{}</td></tr>", escape(&details_text(&d.details)));
+        h.push_str("</tr>\n");
     }
     h.push_str("</tbody></table></div>\n</section>\n");
 
@@ -540,7 +510,7 @@ mod tests {
         assert!(page.contains("id=\"tp1\"") && page.contains("id=\"tp2\""));
         assert!(page.contains("Seed 1 &lt;test&gt;") && page.contains("a &lt;move&gt;") && page.contains("b &amp; c"));
         assert!(!page.contains("<move>"));
-        assert!(page.contains("roll: SS, CC; chances: 0.500, 0.250"));
+        assert!(!page.contains("chances"), "the raw details stay in the JSON");
         assert!(page.contains("class=\"chart\""));
         assert!(page.contains(">7 to 8<"), "unproven values are shown as ranges");
         for banned in ["<script", "http://", "https://"] {

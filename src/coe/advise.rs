@@ -28,7 +28,7 @@ pub struct AdviseArgs {
     /// The roll, two numbers 1 to 6: `3,5`. Default: the dice the position already shows.
     #[arg(long, value_name = "A,B", value_parser = parse_roll)]
     roll: Option<[u8; 2]>,
-    /// Playouts per option where values are estimated (ruling F4): more narrows the intervals
+    /// Playouts per option where values are estimated (docs/rules/cubes-of-europe.md): more narrows the intervals
     /// (their width falls as one over the square root), and takes longer.
     #[arg(long, value_name = "N", default_value_t = 96, value_parser = clap::value_parser!(u32).range(2..=100_000))]
     samples: u32,
@@ -162,12 +162,12 @@ pub fn run(a: AdviseArgs) -> anyhow::Result<()> {
     say!("{}", super::play::draw(&game));
     if exact {
         say!(
-            "{} uses of the roll, each valued exactly: the expected final score over every roll and card to come, best play after (ruling F3).",
+            "{} uses of the roll, each valued exactly: the expected final score over every roll and card to come, best play after (see “Exact near the end” in docs/rules/cubes-of-europe.md).",
             options.len()
         );
     } else {
         say!(
-            "{} uses of the roll, each estimated by {} playouts: the mean final score when play goes on by the playout policy over random dice and cards, with its 95% interval (ruling F4).",
+            "{} uses of the roll, each estimated by {} playouts: the mean final score when play goes on by the playout policy over random dice and cards, with its 95% interval (see “Estimated before that” in docs/rules/cubes-of-europe.md).",
             options.len(),
             a.samples
         );

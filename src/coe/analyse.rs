@@ -23,7 +23,7 @@ pub struct AnalyseArgs {
     #[arg(long, value_name = "FILE")]
     pub content: Option<PathBuf>,
     /// Playouts per estimated fair-play value (the second value of each decision, which does
-    /// not know the future; ruling F6). The last 2 turns are exact whatever N is.
+    /// not know the future; docs/rules/cubes-of-europe.md). The last 2 turns are exact whatever N is.
     #[arg(long, value_name = "N", default_value_t = 32, value_parser = clap::value_parser!(u32).range(2..=100_000))]
     pub fair_samples: u32,
     /// Leave out the fair-play values (and the split into skill and luck).
@@ -37,7 +37,7 @@ pub fn run(a: AnalyseArgs) -> anyhow::Result<()> {
     let catalogue: &Catalogue = &super::load_content(a.content.as_deref())?;
     let (label, text) = match &a.record {
         Some(path) => (path.display().to_string(), read_text(path)?),
-        None => ("<embedded sample game>".to_owned(), SAMPLE.to_owned()),
+        None => ("the sample game".to_owned(), SAMPLE.to_owned()),
     };
     let record = read_record(&label, &text)?;
     let bar = crate::flags::progress(record.moves.len() as u64, "decisions", a.flags.quiet || a.flags.json);

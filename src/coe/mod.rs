@@ -120,7 +120,7 @@ enum Command {
     /// Only a seed's own deal is reviewed knowing the future. A game entered at the table (`coe
     /// play --table`), or any record that is not exactly a seed's deal, is reviewed from what the
     /// table saw: each value is the expected final score over the cards and dice still to come
-    /// (exact in the last 2 turns, else estimated with a 95% interval; ruling T1).
+    /// (exact in the last 2 turns, else estimated with a 95% interval; docs/rules/cubes-of-europe.md).
     ///
     /// A decision is one move of the record: the start space, each die's use (its number, the
     /// workers it pays, the free shift), each red chain, white gain, overflow return and pass.
@@ -138,7 +138,7 @@ enum Command {
     /// is estimated, and the hindsight maximum beside it for contrast.
     ///
     /// Positions with at most 2 turns left are valued exactly (expectimax over every roll and
-    /// card to come); earlier ones by playouts (docs/rules/cubes-of-europe.md, F1-F7).
+    /// card to come); earlier ones by playouts (docs/rules/cubes-of-europe.md).
     ///
     /// Examples:
     ///   signalbox coe advise --seed 1 --turn 1 --roll 3,5

@@ -1,5 +1,5 @@
 //! `signalbox coe selfplay`: plays a range of seeds by a policy that sees only what a player
-//! sees (ruling F5), one JSON line each, and summarises: the score histogram, the share of each
+//! sees (docs/rules/cubes-of-europe.md), one JSON line each, and summarises: the score histogram, the share of each
 //! rank, the win rate, the mean score with its 95% interval, and beside a `coe batch` file the
 //! mean gap to the hindsight maximum.
 //!
@@ -32,7 +32,7 @@ use crate::input::{bad, text_or_embedded};
 use crate::jsonl::{self, Format, Header, RunSettings};
 use crate::shard::{Shard, ShardFile, Tag};
 
-/// How each turn is chosen (ruling F5). Every policy sees only what a player sees: the board,
+/// How each turn is chosen (docs/rules/cubes-of-europe.md). Every policy sees only what a player sees: the board,
 /// the cubes, the workers, the cards face up and this turn's roll; never the deck below its top
 /// card, the dice to come or the reshuffle order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -130,7 +130,7 @@ pub struct Settings {
     pub max_workers: u8,
     /// The shortened game's last turn, if any.
     pub max_turns: Option<usize>,
-    /// The playout evaluation's weights (`fair::WEIGHTS`, ruling F5), which the fair and
+    /// The playout evaluation's weights (`fair::WEIGHTS`, docs/rules/cubes-of-europe.md), which the fair and
     /// playout policies choose by: a file played under other weights is another policy.
     pub weights: String,
 }

@@ -70,7 +70,7 @@ pub struct SearchArgs {
     /// End the game after K turns (a shortened game, as the tests use).
     #[arg(long, value_name = "K")]
     pub max_turns: Option<usize>,
-    /// The top of the workers track (ruling A2).
+    /// The top of the workers track (docs/rules/cubes-of-europe.md).
     #[arg(long, value_name = "N", default_value_t = 6)]
     pub max_workers: u8,
     /// Content file (TOML); default: the embedded house set.

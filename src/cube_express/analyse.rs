@@ -22,7 +22,7 @@ pub struct AnalyseArgs {
     content: Option<PathBuf>,
 }
 
-/// What the review does with the tiles nobody saw (ruling A2), said in every review.
+/// What the review does with the tiles nobody saw (docs/rules/cube-express.md), said in every review.
 pub const UNSEEN: &str = "Tiles still face down: not used. No value needs the order of the stack, only how many \
      tiles it holds, so no expectation over unseen tiles is taken";
 
@@ -30,9 +30,9 @@ pub const UNSEEN: &str = "Tiles still face down: not used. No value needs the or
 pub fn run(a: AnalyseArgs) -> anyhow::Result<()> {
     a.flags.check_outputs()?;
     let content = super::load_content(a.content.as_deref())?;
-    let (label, text) = text_or_embedded(a.record.as_deref(), "<embedded sample game>", SAMPLE_GAME_JSON)?;
+    let (label, text) = text_or_embedded(a.record.as_deref(), "the sample game", SAMPLE_GAME_JSON)?;
     let record = read_game_record(&label, &text).map_err(|e| bad(e.to_string()))?;
-    // A game from the table is cut to what the table saw (ruling A2): a stack order it may hold
+    // A game from the table is cut to what the table saw (docs/rules/cube-express.md): a stack order it may hold
     // is dropped, so what nobody saw cannot change the review.
     let record = match record.table {
         Some(_) => record.seen(content.clone(), &label).map_err(|e| bad(e.to_string()))?,

@@ -71,7 +71,7 @@ enum Command {
     /// the turn: the locomotives' paths, pickups, deliveries and passengers in any order on a
     /// tile, conversions, coal, stock sales and the second locomotive at any point, the market's
     /// objective cube and the discard (docs/rules/cube-express.md, "What the planner maximises"
-    /// and ruling S3). `--method program` solves one integer program per lay instead, as a
+    /// and docs/rules/cube-express.md). `--method program` solves one integer program per lay instead, as a
     /// cross-check; if its backend fails, the search answers. The best plan is replayed and
     /// re-valued from scratch by the rules engine before it is printed. With no POSITION, an
     /// embedded sample position is planned.
@@ -80,7 +80,7 @@ enum Command {
     /// POSITION may be a game record: with --turn T, the position before turn T (from 1; default:
     /// the turn to play next). A record or position is cut to what the table saw first: the
     /// planner never reads the order of the face-down stack, only how many tiles it holds
-    /// (docs/rules/cube-express.md, ruling A2), so what nobody saw cannot change the answer.
+    /// (docs/rules/cube-express.md), so what nobody saw cannot change the answer.
     ///
     /// Examples:
     ///   signalbox cube-express advise
@@ -94,14 +94,14 @@ enum Command {
     /// Solitaire planning: the most points a solitaire game from SEED can bank in its first K
     /// turns, a line of turns that banks them, and the proof.
     ///
-    /// The solitaire game (docs/rules/cube-express.md, rulings O1 to O3): one player with the
+    /// The solitaire game (docs/rules/cube-express.md): one player with the
     /// 2-player tiles and stock value track; the seed's tile order, one tile in hand, drawn one
     /// per turn; no market and no objective cards. The score is the points banked: dividends,
     /// factory cubes, passengers, stations, the stock value track, 9-VP tokens.
     ///
     /// Every position the K turns can reach is searched (every lay, and every legal order of
     /// movements, pickups, deliveries, passengers and trades, with only the reduction that keeps
-    /// every end position, ruling S3; positions that differ only in points kept once), so the
+    /// every end position, docs/rules/cube-express.md; positions that differ only in points kept once), so the
     /// score is proven: the upper bound equals it. The line is replayed and re-scored by the
     /// rules engine. The search grows about a hundredfold with each turn: K = 2 takes under a
     /// second, K = 3 about a minute and a half. With --time-limit S it stops after S seconds and
@@ -137,14 +137,14 @@ enum Command {
     /// An illegal action is named as `turns[t][a]`, a wrong tile turned up as `turns[t].drawn`.
     Replay(ReplayArgs),
     /// The review of a played game: every turn of every player with the played turn's value and
-    /// the best turn's value (ruling V1, by the best-turn planner), the loss, the best turn, the
+    /// the best turn's value (docs/rules/cube-express.md, by the best-turn planner), the loss, the best turn, the
     /// turning points, the running scores and the final scores recomputed by the rules engine.
     ///
     /// RECORD is a game record (docs/formats/cube-express-position.md, "Record"); without it, an
     /// embedded sample game (3 players, seed 15, a player who makes a few seeded mistakes). A
     /// record that does not replay is refused naming the turn, the action and the rule (exit 2).
     /// A record of a game from the table is first cut to what the table saw (a stack order it holds
-    /// is dropped); no value needs a tile still face down (ruling A2), so none is estimated.
+    /// is dropped); no value needs a tile still face down (docs/rules/cube-express.md), so none is estimated.
     /// The values are each turn's own (V1: points banked and a documented evaluation of what the
     /// turn leaves), from what the player sees at the table; the best turn is the planner's
     /// (`cube-express plan`). With --time-limit S each position's search stops after S seconds
@@ -475,7 +475,7 @@ fn load_content(path: Option<&Path>) -> anyhow::Result<Arc<Content>> {
 /// The position a file holds, or the one before turn `turn` (from 1) of the game record it holds
 /// (default: the turn to play next), the record cut to what the table saw.
 fn load_position(content: Arc<Content>, path: Option<&Path>, turn: Option<usize>) -> anyhow::Result<(String, Game)> {
-    let (label, text) = text_or_embedded(path, "<embedded sample position>", SAMPLE_POSITION_JSON)?;
+    let (label, text) = text_or_embedded(path, "the sample position", SAMPLE_POSITION_JSON)?;
     let is_record = matches!(serde_json::from_str::<serde_json::Value>(&text),
         Ok(serde_json::Value::Object(o)) if o.get("players").is_some_and(serde_json::Value::is_number));
     if !is_record {

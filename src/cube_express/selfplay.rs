@@ -42,7 +42,7 @@ pub fn run(a: SelfplayArgs) -> anyhow::Result<()> {
     let mut game = Game::new(content.clone(), a.players, a.seed, Options::default()).map_err(|e| bad(e.to_string()))?;
     let mut turns = Vec::new();
     while !game.is_over() {
-        // The planner's best turn, from what the player sees (ruling A2).
+        // The planner's best turn, from what the player sees (docs/rules/cube-express.md).
         let actions = plan_turn(&game.seen(), &PlanOptions::default())?.actions;
         game =
             game.play_turn(&actions).map_err(|(i, e)| anyhow::anyhow!("the policy's action {i} was refused: {e}"))?;

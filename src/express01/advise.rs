@@ -1,5 +1,5 @@
 //! `signalbox express01 advise`: the best turn of the player to move, by a stated evaluation,
-//! with every hand and the order of every deck known (docs/rules/express-01.md, A1-A9).
+//! with every hand and the order of every deck known (docs/rules/express-01.md).
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -17,11 +17,11 @@ use crate::input::{bad, check_new, text_or_embedded, write_new};
 
 /// What the evaluation is, in the words the output prints.
 pub const EVALUATION: &str = "the mover's capital less the strongest opponent's capital at the end of the turn, before \
-                              the next round's government aid (docs/rules/express-01.md, A1)";
+                              the next round's government aid (see “The evaluation” in docs/rules/express-01.md)";
 
 /// Why a best turn at the table is not proven where the West's card could come face down.
 const UNSEEN: &str = "the West's card could come from face-down cards: the turns through it are valued with the \
-     cards in number order, one of the ways they could come (ruling T3)";
+     cards in number order, one of the ways they could come (see “Answers never depend on what was never seen” in docs/rules/express-01.md)";
 
 /// What the answer assumes known.
 pub const ASSUMES: &str = "every hand and the order of every deck are known, as in the position (open hands, as after \
@@ -30,7 +30,7 @@ pub const ASSUMES: &str = "every hand and the order of every deck are known, as 
 /// The opponent model of the exact last round.
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
 pub enum OpponentsArg {
-    /// Every player maximises their own final capital (max^n).
+    /// Every player maximises their own final capital.
     Maxn,
     /// Every other player minimises the mover's final lead.
     Paranoid,
@@ -95,8 +95,8 @@ pub struct AdviseArgs {
     #[arg(long, value_name = "T", allow_negative_numbers = true, value_parser = crate::flags::threads, default_value_t = 2)]
     threads: usize,
     /// How the other players choose in the exact last round: `maxn`, each maximises their own
-    /// final capital (docs/rules/express-01.md, L2); `paranoid`, each minimises the mover's
-    /// final lead (L3).
+    /// final capital (docs/rules/express-01.md); `paranoid`, each minimises the mover's
+    /// final lead (docs/rules/express-01.md).
     #[arg(long, value_enum, default_value_t = OpponentsArg::Maxn)]
     opponents: OpponentsArg,
     /// Draw the board after the best turn to FILE (SVG).
@@ -212,8 +212,12 @@ fn line_in_words(game: &Game<'_>, l: &LastRound) -> Vec<(String, Vec<String>)> {
 
 fn model(o: OpponentsArg) -> &'static str {
     match o {
-        OpponentsArg::Maxn => "max^n: every player maximises their own final capital (L2)",
-        OpponentsArg::Paranoid => "paranoid: every other player minimises the mover's final lead (L3)",
+        OpponentsArg::Maxn => {
+            "every player for themselves: each maximises their own final capital (see “Max^n, and its tie rule” in docs/rules/express-01.md)"
+        }
+        OpponentsArg::Paranoid => {
+            "paranoid: every other player minimises the mover's final lead (see “Paranoid” in docs/rules/express-01.md)"
+        }
     }
 }
 

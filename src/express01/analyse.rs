@@ -30,7 +30,7 @@ pub struct AnalyseArgs {
 pub fn run(a: AnalyseArgs) -> anyhow::Result<()> {
     a.flags.check_outputs()?;
     let (_, catalogue) = load_content(a.content.as_deref())?;
-    let (label, text) = text_or_embedded(a.record.as_deref(), "<embedded sample game>", SAMPLE_GAME_JSON)?;
+    let (label, text) = text_or_embedded(a.record.as_deref(), "the sample game", SAMPLE_GAME_JSON)?;
     other_game(&label, &text)?;
     let record = record::read(&label, &text).map_err(|e| bad(e.to_string()))?;
     let options = AnalysisOptions {

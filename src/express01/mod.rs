@@ -77,7 +77,7 @@ enum Command {
     ///
     /// With --table, a game at the table: nothing is shuffled; each player's six dealt cards are
     /// given with --hand, and the start is written as a table record for `play --table`
-    /// (docs/rules/express-01.md, T1-T3).
+    /// (docs/rules/express-01.md).
     ///
     /// Examples:
     ///   signalbox express01 new --players 3 --seed 7
@@ -98,9 +98,9 @@ enum Command {
     /// action pair, the cards paid, the upgrades (cell, card, turned or not), the shares and
     /// where from, the bonus company and the black engine, the turn order exchange. By a stated
     /// evaluation: the mover's capital less the strongest opponent's at the end of the turn
-    /// (docs/rules/express-01.md, A1-A9). It assumes every hand and the order of every deck
+    /// (docs/rules/express-01.md). It assumes every hand and the order of every deck
     /// known, as after a game or with open hands, and says so; for a game from the table, the
-    /// order of the face-down cards was never seen and the answer does not depend on it (T3).
+    /// order of the face-down cards was never seen and the answer does not depend on it (docs/rules/express-01.md).
     /// POSITION may be a game record: the advice is at the start of its turn --turn N.
     ///
     /// In the last round (an end condition met, or met by some turn of the mover), the rest of
@@ -125,7 +125,7 @@ enum Command {
     /// (grouped by kind when long) or typed in the readable form. Input is read line by line
     /// from standard input; `help` shows the notation, `board` redraws, `quit` stops.
     ///
-    /// With --table, a game played with real cards (docs/rules/express-01.md, T1-T3): signalbox
+    /// With --table, a game played with real cards (docs/rules/express-01.md): signalbox
     /// never shuffles; after each draw from face-down cards it asks which card came; `undo`
     /// takes back the last step; the record is saved after every step.
     ///
@@ -141,7 +141,7 @@ enum Command {
     /// checked against the best route, the capitals over the game, the turning points.
     ///
     /// Every hand and the order of every deck are assumed known, as after the game; a game from
-    /// the table is reviewed without the order of its face-down cards, which nobody saw (T3). Each turn's
+    /// the table is reviewed without the order of its face-down cards, which nobody saw (docs/rules/express-01.md). Each turn's
     /// search stops after --states states (default 400000, the same on every machine) or
     /// --time-limit seconds; a search cut short is marked not proven. Without RECORD, the
     /// embedded sample game (3 players, Germany, seed 1, greedy with every 4th turn random).
@@ -223,7 +223,7 @@ pub fn load_position<'c>(path: Option<&Path>, catalogue: &'c Catalogue) -> anyho
             let label = p.display().to_string();
             Position::from_json(&label, &text, catalogue).map(|pos| (label, pos))
         }
-        None => Position::sample(catalogue).map(|pos| ("<embedded sample position>".to_string(), pos)),
+        None => Position::sample(catalogue).map(|pos| ("the sample position".to_string(), pos)),
     };
     result.map_err(|e: PositionError| bad(e.to_string()))
 }
@@ -244,8 +244,7 @@ fn check(a: &CheckArgs) -> anyhow::Result<()> {
         }
     }
     let (content_label, catalogue) = load_content(a.sources.content.as_deref())?;
-    let label =
-        a.sources.position.as_ref().map_or("<embedded sample position>".to_string(), |p| p.display().to_string());
+    let label = a.sources.position.as_ref().map_or("the sample position".to_string(), |p| p.display().to_string());
     let found = match load_position(a.sources.position.as_deref(), &catalogue) {
         Ok((label, position)) => Ok(format!(
             "{content_label}: {} cards, maps {}\n{label}: a legal Express 01 position on map {} with {} players{}",

@@ -22,7 +22,7 @@ pub struct NewArgs {
     /// Print the start position as JSON instead of the summary.
     #[arg(long)]
     json: bool,
-    /// A game at the table (rulings T1-T3): no deck is shuffled; each player's dealt cards are
+    /// A game at the table (docs/rules/express-01.md): no deck is shuffled; each player's dealt cards are
     /// given with --hand. Writes the start as a table record (docs/formats/express01-record.md,
     /// "A game from the table"), the input of `express01 play --table`.
     #[arg(long)]

@@ -195,7 +195,7 @@ pub fn hands(given: &[String]) -> anyhow::Result<Vec<Vec<u16>>> {
         .collect()
 }
 
-/// The start of a new game at the table from the arguments (ruling T1).
+/// The start of a new game at the table from the arguments (docs/rules/express-01.md).
 pub fn table_start(
     start: &super::start::StartArgs,
     hand: &[String],

@@ -65,7 +65,7 @@ struct Share {
     cards: u32,
 }
 
-const SAMPLE: &str = "<embedded sample position>";
+const SAMPLE: &str = "the sample position";
 
 /// Runs `express01 replay`.
 pub fn run(a: ReplayArgs) -> anyhow::Result<()> {

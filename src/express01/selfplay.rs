@@ -14,10 +14,10 @@ use crate::input::{bad, check_new, write_new};
 /// The policy that plays every seat.
 #[derive(ValueEnum, Clone, Copy, Debug, Default)]
 pub enum PolicyArg {
-    /// Each step uniformly among the legal steps (docs/rules/express-01.md, S1).
+    /// Each step uniformly among the legal steps (docs/rules/express-01.md).
     #[default]
     Random,
-    /// The action pair raising the mover's capital most this turn, over sampled turns (S2).
+    /// The action pair raising the mover's capital most this turn, over sampled turns (docs/rules/express-01.md).
     Greedy,
 }
 

@@ -21,7 +21,7 @@ pub struct StartArgs {
     #[arg(long, value_name = "A,B,..", value_delimiter = ',')]
     pub names: Vec<String>,
     /// The seed: it shuffles the decks, deals the hands and so sets the turn order
-    /// (docs/rules/express-01.md, G1 and G2).
+    /// (docs/rules/express-01.md).
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
     /// The map: germany or usa.
@@ -32,7 +32,7 @@ pub struct StartArgs {
     #[arg(long)]
     pub long: bool,
     /// The card each player shows for the turn order, in seat order (each from their hand; the
-    /// highest shown moves first). Default: each shows their highest card (G2).
+    /// highest shown moves first). Default: each shows their highest card (docs/rules/express-01.md).
     #[arg(long, value_name = "C,C,..", value_delimiter = ',')]
     pub shown: Vec<u16>,
     /// Content file (TOML) with the maps and card faces; default: the embedded house set.

@@ -29,7 +29,7 @@ pub struct Express01Table<'c> {
 }
 
 impl<'c> Express01Table<'c> {
-    /// A game at the table from its start (a table position, ruling T1).
+    /// A game at the table from its start (a table position, docs/rules/express-01.md).
     pub fn new(catalogue: &'c signalbox_engine::express01::Catalogue, start: PositionSetup) -> Result<Self, String> {
         let position = Position::from_setup(start.clone(), catalogue).map_err(|e| {
             let problems: Vec<String> = e.problems.iter().map(ToString::to_string).collect();

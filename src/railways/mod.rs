@@ -44,7 +44,7 @@ enum Command {
     /// another colour's city, at most two connections to a gray city, each city side entered
     /// once, the curves of the game's options, and every tile from the supply the position has
     /// left (shared by all players): a straight or curved tile from its pile, a tile over another
-    /// player's a crossing tile while any is left (docs/rules/railways-express.md, T1 and T2).
+    /// player's a crossing tile while any is left (docs/rules/railways-express.md).
     /// When no plan fits the supply, it says so (JSON: "tiles": null and a "reason"). Terrain
     /// does not change the count (a die face builds anywhere) but is printed for each tile, and
     /// it sets the expected turns each plan takes under the dice (exact for that plan, by dynamic
@@ -116,8 +116,8 @@ enum Command {
     Odds(OddsArgs),
     /// The review of a played game (docs/formats/railways-position.md, Record), turn by turn:
     /// the roll, any re-roll, the builds played and the best use of the roll (as plan --roll
-    /// finds it), the expected turns lost (lower is better: docs/rules/railways-express.md,
-    /// A1), every player's tiles still needed and win chances after the turn (with their 95%
+    /// finds it), the expected turns lost (lower is better: see docs/rules/railways-express.md),
+    /// every player's tiles still needed and win chances after the turn (with their 95%
     /// intervals, from --games games per turn), the turning points and a summary per player.
     /// With no RECORD, an embedded sample game of four players (some turns played one build
     /// short on purpose). Decision turns count from 1: turn N is the record's turns[N-1].

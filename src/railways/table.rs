@@ -2,7 +2,7 @@
 //! never rolls: it asks for each roll as it is rolled; from a seed (`--seed N`) it rolls the dice
 //! itself. Moves are typed in the words the text output prints, in short forms, or by menu number;
 //! the record holds what happened, in order (docs/formats/railways-position.md, "A game from the
-//! table"; rulings K1 to K6 in docs/rules/railways-express.md, "At the table").
+//! table"; docs/rules/railways-express.md in docs/rules/railways-express.md, "At the table").
 
 use std::sync::Arc;
 

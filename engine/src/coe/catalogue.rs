@@ -12,7 +12,7 @@ use crate::source::{SyntaxError, bullet_list, parse_toml};
 pub const HOUSE_SET_TOML: &str = include_str!("../../data/coe/house.toml");
 
 /// The label under which the embedded house set is named in messages.
-pub const HOUSE_SET_LABEL: &str = "<embedded house set>";
+pub const HOUSE_SET_LABEL: &str = "the house set";
 
 /// The number of cards ("Required Components": 9 double-sided cards).
 pub const CARDS: usize = 9;

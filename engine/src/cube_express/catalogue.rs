@@ -15,7 +15,7 @@ pub use crate::set::{ContentError, SetSetup};
 pub const HOUSE_SET_TOML: &str = include_str!("../../data/cube_express/house.toml");
 
 /// The label under which the embedded house set is named in messages.
-pub const HOUSE_SET_LABEL: &str = "<embedded house set>";
+pub const HOUSE_SET_LABEL: &str = "the house set";
 
 /// Track tiles ("Game Components": 44 track tiles).
 pub const TILES: usize = 44;

@@ -15,7 +15,7 @@ use crate::source::{SyntaxError, parse_toml};
 pub const HOUSE_SET_TOML: &str = include_str!("../../data/express01/house.toml");
 
 /// The label under which the embedded house set is named in messages.
-pub const HOUSE_SET_LABEL: &str = "<embedded house set>";
+pub const HOUSE_SET_LABEL: &str = "the house set";
 
 // ---- the file as written ----
 

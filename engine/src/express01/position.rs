@@ -18,14 +18,14 @@ use crate::source::{Location, SyntaxError, parse_json};
 pub const SAMPLE_POSITION_JSON: &str = include_str!("../../data/express01/sample-position.json");
 
 /// The label under which the embedded sample is named in messages.
-pub const SAMPLE_POSITION_LABEL: &str = "<embedded sample position>";
+pub const SAMPLE_POSITION_LABEL: &str = "the sample position";
 
 /// The embedded whole-game position of `express01 advise`: a turn start of a self-played game
 /// (made by `signalbox_solver::express01::game_positions::advice_sample`).
 pub const ADVICE_SAMPLE_JSON: &str = include_str!("../../data/express01/advice-sample.json");
 
 /// How the CLI names the embedded advice sample.
-pub const ADVICE_SAMPLE_LABEL: &str = "<embedded sample game position>";
+pub const ADVICE_SAMPLE_LABEL: &str = "the sample game's position";
 
 // ---- the file as written ----
 

@@ -19,7 +19,7 @@ use super::track::TileKind;
 pub const HOUSE_MAP_TOML: &str = include_str!("../../data/railways/house.toml");
 
 /// The label under which the embedded house map is named in messages.
-pub const HOUSE_MAP_LABEL: &str = "<embedded house map>";
+pub const HOUSE_MAP_LABEL: &str = "the house map";
 
 /// Gray cities on the board (rulebook: Game Board).
 pub const GRAY_CITIES: usize = 18;

@@ -21,7 +21,7 @@ use super::track::Ends;
 pub const SAMPLE_POSITION_JSON: &str = include_str!("../../data/railways/sample-position.json");
 
 /// The label under which the sample is named in messages.
-pub const SAMPLE_POSITION_LABEL: &str = "<embedded sample position>";
+pub const SAMPLE_POSITION_LABEL: &str = "the sample position";
 
 /// A position as written.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -132,13 +132,13 @@ impl Game {
             match (t.crossing, under) {
                 (true, None) => {
                     problems.push(format!(
-                        "{field}: a crossing tile, but no earlier tile of another player lies on {:?} (ruling T1)",
+                        "{field}: a crossing tile, but no earlier tile of another player lies on {:?} (see “The tile supply” in docs/rules/railways-express.md)",
                         t.at
                     ));
                     continue;
                 }
                 (false, Some(other)) if game.supply.crossing > 0 => problems.push(format!(
-                    "{field}: laid over {other}'s tile on {:?} while {} crossing tiles were left, so it is a crossing tile (\"crossing\": true, ruling T1)",
+                    "{field}: laid over {other}'s tile on {:?} while {} crossing tiles were left, so it is a crossing tile (\"crossing\": true; see “The tile supply” in docs/rules/railways-express.md)",
                     t.at, game.supply.crossing
                 )),
                 _ => {}
@@ -296,7 +296,10 @@ mod tests {
         let i = setup.tiles.iter().position(|t| t.crossing).expect("a crossing tile");
         setup.tiles[i].crossing = false;
         let e = Game::from_setup(content.clone(), &setup).expect_err("a stacked tile while crossings are left");
-        assert!(e.iter().any(|p| p.starts_with(&format!("tiles[{i}]: laid over")) && p.contains("ruling T1")), "{e:?}");
+        assert!(
+            e.iter().any(|p| p.starts_with(&format!("tiles[{i}]: laid over")) && p.contains("The tile supply")),
+            "{e:?}"
+        );
         let mut setup = game.to_setup();
         let j = setup.tiles.iter().position(|t| !t.crossing).expect("a plain tile");
         setup.tiles[j].crossing = true;

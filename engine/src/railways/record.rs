@@ -19,7 +19,7 @@ use super::position::PositionError;
 use super::track::{Ends, Side};
 
 /// The label of the embedded sample game in messages.
-pub const SAMPLE_GAME_LABEL: &str = "<embedded sample game>";
+pub const SAMPLE_GAME_LABEL: &str = "the sample game";
 
 /// The embedded sample game: four players on the house map, made by
 /// `signalbox_solver::railways::analysis::sample_game` (format: `docs/formats/railways-position.md`).

@@ -36,22 +36,25 @@ pub struct BestRoute;
 const THEMES: &[Theme] = &[
     Theme {
         name: "black-engine",
-        description: "The initiator uses the black engine, which does not lengthen the route (R12): one card \
+        description: "The initiator uses the black engine, which does not lengthen the route (see “Issued shares” in docs/rules/express-01.md): one card \
                       more would pay more.",
     },
-    Theme { name: "double-station", description: "The route takes both stations of a double station card (USA; R15)." },
+    Theme {
+        name: "double-station",
+        description: "The route takes both stations of a double station card (USA; see “Double stations” in docs/rules/express-01.md).",
+    },
     Theme {
         name: "long-haul",
-        description: "The route travels exactly as many cards as the company's shares allow (R11).",
+        description: "The route travels exactly as many cards as the company's shares allow (see “Route length: what counts” in docs/rules/express-01.md).",
     },
     Theme {
         name: "loop",
-        description: "The route runs some station-free track twice: it loops round to turn (R16, R17).",
+        description: "The route runs some station-free track twice: it loops round to turn (see “No reversing” and “Reusing track” in docs/rules/express-01.md).",
     },
     Theme {
         name: "terminal-end",
         description: "The route starts or ends at a station with a single track, which no route can pass \
-                      (R14).",
+                      (see “Terminal stations” in docs/rules/express-01.md).",
     },
 ];
 
@@ -215,7 +218,10 @@ fn route_of(network: &Network, task: RouteTask, stations: &[StationRef]) -> Resu
     }
     for (i, s) in stations.iter().enumerate() {
         if stations[..i].contains(s) {
-            return Err(format!("station {} is approached twice (R13)", network.station_label(*s)));
+            return Err(format!(
+                "station {} is approached twice (see “Stations on the route always count” in docs/rules/express-01.md)",
+                network.station_label(*s)
+            ));
         }
     }
     if !stations.iter().any(|&s| network.station(s).company == Some(task.company)) {
@@ -249,7 +255,7 @@ fn route_of(network: &Network, task: RouteTask, stations: &[StationRef]) -> Resu
         }
         if next.is_empty() {
             return Err(format!(
-                "no track runs from {} to {} without passing another station or reversing (R13, R16)",
+                "no track runs from {} to {} without passing another station or reversing (see “Stations on the route always count” and “No reversing” in docs/rules/express-01.md)",
                 network.station_label(stations[k - 1]),
                 network.station_label(stations[k])
             ));
@@ -261,7 +267,7 @@ fn route_of(network: &Network, task: RouteTask, stations: &[StationRef]) -> Resu
     };
     if used > budget {
         return Err(format!(
-            "the route travels at least {} cards; the company's {} shares allow {} (R11)",
+            "the route travels at least {} cards; the company's {} shares allow {} (see “Route length: what counts” in docs/rules/express-01.md)",
             used + start_cost,
             task.max_cards,
             task.max_cards

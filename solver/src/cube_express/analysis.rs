@@ -171,10 +171,10 @@ pub fn turn_text(game: &Game, actions: &[Action]) -> String {
 /// What the values of a Cube Express review measure.
 pub fn measure() -> Measure {
     Measure {
-        name: "value of the turn (ruling V1)".to_string(),
+        name: "value of the turn".to_string(),
         unit: "value points".to_string(),
         better: Better::Higher,
-        assumes: "Each turn is valued on its own by ruling V1 (docs/rules/cube-express.md): the points it banks \
+        assumes: "Each turn is valued on its own (see “The value of a turn” in docs/rules/cube-express.md): the points it banks \
                   plus a documented evaluation of what it leaves (resources, facilities, the second locomotive, \
                   technology, objective cubes). The best turn is the best-turn planner's, from what the player \
                   sees at the table (the hand, the display, the board); a loss is in value points of that turn, \
@@ -308,7 +308,10 @@ fn facts(end: &Game, colours: &[String], turns: usize) -> Vec<String> {
     };
     vec![
         format!("Final scores, recomputed by the rules engine from the record: {} ({state}).", list.join(", ")),
-        format!("Winner: {} (ties: more stations on the map, then the stock value; ruling F1).", win.join(" and ")),
+        format!(
+            "Winner: {} (ties: more stations on the map, then the stock value; see “Final scoring” in docs/rules/cube-express.md).",
+            win.join(" and ")
+        ),
     ]
 }
 
@@ -349,7 +352,7 @@ pub fn sample_record(
 ) -> Result<Record, AnalysisError> {
     use rand::RngExt;
     let mut game = Game::new(content, players, seed, Options::default())
-        .map_err(|error| AnalysisError::Record(RecordError::Setup { file: "<sample>".to_string(), error }))?;
+        .map_err(|error| AnalysisError::Record(RecordError::Setup { file: "the sample game".to_string(), error }))?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut turns = Vec::new();
     while !game.is_over() && player.turns.is_none_or(|n| turns.len() < n) {

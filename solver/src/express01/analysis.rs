@@ -130,8 +130,8 @@ pub struct Analysis<'c> {
 
 /// What a review or an advice assumes of a game from the table (rulings T1-T3): the hands as
 /// entered, the face-down cards' order never seen.
-pub const TABLE_ASSUMES: &str = "A game from the table: every hand is known as entered (ruling T1); the order of the face-down \
-     cards of each deck was never seen and the answer does not depend on it (ruling T3): a turn's value counts the cards in \
+pub const TABLE_ASSUMES: &str = "A game from the table: every hand is known as entered (see “Every hand is entered” in docs/rules/express-01.md); the order of the face-down \
+     cards of each deck was never seen and the answer does not depend on it (see “Answers never depend on what was never seen” in docs/rules/express-01.md): a turn's value counts the cards in \
      a hand, not which cards, and the cards a bonus payment draws come after everything the turn can still do, so the \
      value of a turn is exact, the same for every order of the cards never seen (its expectation over them); the exact \
      last round takes the expectation over every card that could come where a later turn could use it; the West's card \
@@ -153,18 +153,18 @@ pub fn measure_for(options: &AnalysisOptions, table: bool) -> Measure {
         (None, None) => "each turn's search runs to the end".to_string(),
     };
     Measure {
-        name: "capital lead at the end of the turn (ruling A1)".to_string(),
+        name: "capital lead at the end of the turn".to_string(),
         unit: "capital points".to_string(),
         better: Better::Higher,
         assumes: format!(
             "{} A turn's value is \
              the mover's capital less the strongest opponent's at the end of the turn, before the next round's \
-             government aid (ruling A1); the best turn is searched over that turn's choices alone, and {cut} \
+             government aid (see “The evaluation” in docs/rules/express-01.md); the best turn is searched over that turn's choices alone, and {cut} \
              (a search cut short is marked not proven; its loss is against the best turn found).",
             if table {
                 TABLE_ASSUMES
             } else {
-                "Every hand and the order of every deck are known, as after the game (ruling G15)."
+                "Every hand and the order of every deck are known, as after the game (see “What the engine knows, and what a player sees” in docs/rules/express-01.md)."
             }
         ),
         thresholds: THRESHOLDS,
@@ -382,7 +382,7 @@ fn exact_last_round(
     let played: Vec<u32> = (0..names.len()).map(|p| end.capital(p).total()).collect();
     let mut details = json!({
             "round": before.round(),
-            "opponents": "max^n (L2)",
+            "opponents": "every player maximises their own final capital",
             "proven": found.proven,
             "states": found.nodes,
             "line": line,
@@ -409,7 +409,7 @@ fn last_round_fact(l: &LastRound) -> String {
     };
     if d["proven"] != true {
         return format!(
-            "The exact last round from round {} (max^n, L2) did not finish within {} states: it proves nothing about \
+            "The exact last round from round {} (every player maximising their own final capital) did not finish within {} states: it proves nothing about \
              the final capitals (as played: {}, {} winning).",
             d["round"],
             d["states"],
@@ -418,7 +418,7 @@ fn last_round_fact(l: &LastRound) -> String {
         );
     }
     let mut fact = format!(
-        "The exact last round from round {} (max^n, every player maximising their own final capital, L2; proven): \
+        "The exact last round from round {} (every player maximising their own final capital; proven): \
          final capitals {} and {} winning; as played: {} and {}.",
         d["round"],
         list(&d["finals"]),
@@ -528,12 +528,12 @@ fn facts(end: &Game<'_>, record: &Record, turns: usize) -> Vec<String> {
     }
     out.push(if end.is_table() {
         "Assumed known: every hand as entered; the order of the face-down cards was never seen and no answer depends \
-         on it (rulings T1-T3). The evaluation: the mover's capital less the strongest opponent's at the end of the \
-         turn (ruling A1)."
+         on it (see “Every hand is entered” and “Answers never depend on what was never seen” in docs/rules/express-01.md). The evaluation: the mover's capital less the strongest opponent's at the end of the \
+         turn (see “The evaluation” in docs/rules/express-01.md)."
             .to_string()
     } else {
         "Assumed known: every hand and the order of every deck, as after the game. The evaluation: the mover's capital \
-         less the strongest opponent's at the end of the turn (ruling A1)."
+         less the strongest opponent's at the end of the turn (see “The evaluation” in docs/rules/express-01.md)."
             .to_string()
     });
     out

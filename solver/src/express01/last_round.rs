@@ -91,7 +91,7 @@ impl LastRound {
         let each: Vec<String> = names.iter().zip(&expected).map(|(n, v)| format!("{n} {v:.2}")).collect();
         Some(format!(
             "The line takes the face-down cards in number order, one of the ways they could come; over every card \
-             that could come, each by its chance, the final capitals are expected to be {} (ruling T3).",
+             that could come, each by its chance, the final capitals are expected to be {} (see “Answers never depend on what was never seen” in docs/rules/express-01.md).",
             each.join(", ")
         ))
     }

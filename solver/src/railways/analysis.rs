@@ -508,7 +508,7 @@ pub fn analyse(
         name: "expected turns still needed".to_owned(),
         unit: "expected turns".to_owned(),
         better: Better::Lower,
-        assumes: "Each value is the expected number of turns after this one to build the fewest tiles still needed, exact for the plan found then, under the dice alone: the other players, later re-rolls and later changes of plan are left out (ruling A1). A re-roll is valued with the plan of the position held fixed.".to_owned(),
+        assumes: "Each value is the expected number of turns after this one to build the fewest tiles still needed, exact for the plan found then, under the dice alone: the other players, later re-rolls and later changes of plan are left out (see “What a turn's value is, and what it leaves out” in docs/rules/railways-express.md). A re-roll is valued with the plan of the position held fixed.".to_owned(),
         thresholds: THRESHOLDS,
     };
     let mut review = Review::new("railways", title, names.clone(), measure, decisions);
