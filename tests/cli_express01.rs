@@ -197,7 +197,8 @@ fn route_on_the_sample_is_proven_and_text_agrees_with_json() {
     assert_eq!(text_stations, json_station_cells, "text route `{route_line}` vs JSON stations {stations:?}");
     assert!(out.contains(&format!("Cells:  {}", cells.join(" → "))), "{out}");
     assert!(out.contains(&format!("= {payout}\n")), "the `Payout:` line should end in {payout}:\n{out}");
-    assert!(text.stderr.is_empty(), "nothing on stderr: {}", text.stderr);
+    // Standard error holds the search's work and time only (they vary with the machine).
+    assert!(text.stderr.lines().all(|l| l.starts_with("Searched ")), "only the work on stderr: {}", text.stderr);
 }
 
 #[test]
