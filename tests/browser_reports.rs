@@ -2,7 +2,9 @@
 //! `analyse --html`, opened from disk in headless Chromium driven over the DevTools protocol,
 //! and must load without a console error, an uncaught exception or a failed resource; the
 //! page must hold the chart, one move-table row per decision of the review's JSON and the three
-//! boards of each turning point; on a phone-sized screen nothing may stick out sideways; in
+//! boards of each turning point; on a phone-sized screen nothing may stick out sideways, every
+//! table column is on screen or in a box that scrolls sideways, and no text is drawn under 11 px
+//! (SVG text at its picture's scale); in
 //! print the navigation is hidden and a PDF is made. A screenshot of each page is saved under
 //! `target/browser/`. The checked-in pages under `reports/analysis/` must be what the command
 //! writes today.
@@ -174,14 +176,60 @@ impl Drop for Browser {
     }
 }
 
+/// The smallest text a reader should have to read on a phone, in CSS pixels at the page's scale.
+const MIN_TEXT_PX: f64 = 11.0;
+
+/// A script listing the table header cells a reader cannot see: outside the screen and in no
+/// box that scrolls sideways, or cut off by a box that clips without scrolling.
+const COLUMNS_OUT_OF_REACH: &str = r#"(() => {
+  const out = [];
+  for (const th of document.querySelectorAll('table th')) {
+    const r = th.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;
+    let scrolls = false, clipped = false;
+    for (let a = th.parentElement; a && a !== document.body; a = a.parentElement) {
+      const o = getComputedStyle(a).overflowX;
+      if (o === 'auto' || o === 'scroll') { scrolls = true; break; }
+      const ar = a.getBoundingClientRect();
+      if ((o === 'hidden' || o === 'clip') && (r.right > ar.right + 1 || r.left < ar.left - 1)) { clipped = true; break; }
+    }
+    const inside = r.left >= -1 && r.right <= window.innerWidth + 1;
+    if (clipped || (!scrolls && !inside)) out.push(th.textContent.trim() || '(empty)');
+  }
+  return out;
+})()"#;
+
+/// A script giving the smallest text drawn on the page (HTML and SVG, at the page's scale: an
+/// SVG's text counts as drawn at its font size times the picture's scale), with its words.
+const SMALLEST_TEXT: &str = r#"(() => {
+  let best = { size: 1e9, text: '' };
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const t = n.textContent.trim();
+    const el = n.parentElement;
+    if (!t || !el || el.closest('style, script, title, desc')) continue;
+    const cs = getComputedStyle(el);
+    if (cs.display === 'none' || cs.visibility === 'hidden') continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    let size = parseFloat(cs.fontSize);
+    if (el instanceof SVGElement && el.getScreenCTM) {
+      const m = el.getScreenCTM();
+      if (m) size *= Math.hypot(m.a, m.b);
+    }
+    if (size < best.size) best = { size, text: t.slice(0, 60) };
+  }
+  return best;
+})()"#;
+
 fn number(v: &Value) -> usize {
     v.as_u64().unwrap_or_else(|| panic!("a count, got {v}")) as usize
 }
 
 /// Opens `page` in a fresh tab, checks that it loads cleanly, evaluates each of `counts` (a
-/// script expression giving a number), saves a screenshot to `screenshot`, checks the phone and
-/// print layouts, and returns the counts and the page printed to PDF (by its own page size).
-fn inspect(tag: &str, page: &Path, screenshot: &Path, counts: &[&str]) -> (Vec<usize>, Vec<u8>) {
+/// script expression giving a number), saves a screenshot to `screenshot`, checks the phone
+/// (with `phone_text`, the size of the smallest text too) and print layouts, and returns the counts and the page printed to PDF (by its own page size).
+fn inspect(tag: &str, page: &Path, screenshot: &Path, counts: &[&str], phone_text: bool) -> (Vec<usize>, Vec<u8>) {
     let mut b = Browser::start(tag);
     let target = b.call(None, "Target.createTarget", json!({ "url": "about:blank" }));
     let attached = b.call(None, "Target.attachToTarget", json!({ "targetId": target["targetId"], "flatten": true }));
@@ -225,6 +273,16 @@ fn inspect(tag: &str, page: &Path, screenshot: &Path, counts: &[&str]) -> (Vec<u
         overflow.as_f64().unwrap_or(f64::MAX) <= 1.0,
         "{}: the page is {overflow} px wider than a phone",
         page.display()
+    );
+    let hidden = b.evaluate(&session, COLUMNS_OUT_OF_REACH);
+    assert_eq!(hidden, json!([]), "{}: table columns a phone's reader cannot see or scroll to", page.display());
+    let smallest = b.evaluate(&session, SMALLEST_TEXT);
+    let size = smallest["size"].as_f64().unwrap_or(0.0);
+    assert!(
+        !phone_text || size >= MIN_TEXT_PX - 0.05,
+        "{}: on a phone, text drawn {size:.1} px high (under {MIN_TEXT_PX} px): {}",
+        page.display(),
+        smallest["text"]
     );
 
     // Print: the navigation is hidden, and a PDF comes out.
@@ -280,6 +338,7 @@ fn sample_review(game: &str) {
             "document.querySelectorAll('article.turning-point').length",
             "Array.from(document.querySelectorAll('article.turning-point figure.board svg')).filter(s => s.getBoundingClientRect().width > 50 && s.getBoundingClientRect().height > 50).length",
         ],
+        true,
     );
     assert_eq!(seen[0], decisions, "{game}: one move-table row per decision");
     assert_eq!(seen[1], charts, "{game}: every chart drawn with its lines");
@@ -344,6 +403,7 @@ fn every_shipped_puzzle_book_opens_cleanly_and_prints_within_a_page_per_puzzle()
                 "document.querySelectorAll('article.answer').length",
                 "Array.from(document.querySelectorAll('article figure svg')).filter(s => s.getBoundingClientRect().width > 50 && s.getBoundingClientRect().height > 50).length",
             ],
+            false,
         );
         assert_eq!(seen[..2], [n, n], "{name}: every puzzle and every answer");
         assert_eq!(seen[2], 2 * n, "{name}: a board drawn with every puzzle and every answer");

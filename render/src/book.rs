@@ -81,6 +81,7 @@ dl.themes dd { margin: 0; }
   a { color: inherit; text-decoration: none; }
   .puzzle, .answer, dl.themes { break-inside: avoid; page-break-inside: avoid; }
   .chapter ~ .chapter { break-before: page; }
+  h1, h2, h3 { break-after: avoid; page-break-after: avoid; }
   .puzzle { padding: 6px 0; }
   .puzzle figure svg { max-height: 92mm; }
   .answer figure svg { max-height: 62mm; }

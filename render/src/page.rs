@@ -1,8 +1,10 @@
 //! The analysis page of a played game: one self-contained HTML file (inline SVG and CSS, no
 //! script, no network access) that opens from disk. It holds the summary, the charts of the
 //! game over time, the table of every decision with its loss, and at each turning point the
-//! board before the decision, after the move played and after the best move, side by side.
-//! It reads on a phone (the boards stack, the table scrolls), prints (a print stylesheet) and
+//! board before the decision, after the move played and after the best move, one above the
+//! other. It reads on a phone: the tables scroll sideways, and a picture is never drawn so small
+//! that its text falls under 11 px ([`legible`]; it scrolls sideways instead). It prints (a
+//! print stylesheet, where no heading ends a page) and
 //! keeps to colours that readers with a colour-vision deficiency tell apart, with a shape, a
 //! dash or a label beside every colour.
 
@@ -101,17 +103,19 @@ tr.turning { background: #fff1e6; }
 tr.turning td:first-child { border-left: 4px solid var(--mark); }
 .badge { display: inline-block; min-width: 1.6em; padding: 0 4px; border: 1px solid var(--mark); border-radius: 3px; color: var(--mark); font-weight: 700; font-size: 12px; text-align: center; }
 .zero { color: var(--muted); }
+ol.steps { margin: 0; padding-left: 2.2em; }
+ol.steps li.differs mark { background: #fff1b8; color: inherit; }
 .bar { display: inline-block; height: 8px; background: var(--mark); vertical-align: middle; margin-right: 4px; }
 figure.chart { max-width: 760px; margin: 8px 0 16px; }
+figure.chart, figure.board { overflow-x: auto; -webkit-overflow-scrolling: touch; }
 figcaption { font-size: 13px; color: var(--muted); margin-top: 4px; }
-.boards { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 12px; align-items: start; }
+.boards { display: grid; grid-template-columns: minmax(0, 1fr); gap: 12px; align-items: start; max-width: 900px; }
 .board { border: 1px solid var(--rule); padding: 6px; background: var(--paper); }
 .board figcaption { color: var(--ink); font-weight: 600; }
 .board.played figcaption::before { content: "\2715  "; color: var(--mark); }
 .board.best figcaption::before { content: "\2713  "; color: #00704a; }
 @media (max-width: 760px) {
   body { font-size: 14px; padding: 0 10px 24px; }
-  .boards { grid-template-columns: 1fr; }
   h1 { font-size: 20px; }
   td.move { min-width: 12em; }
 }
@@ -120,10 +124,12 @@ figcaption { font-size: 13px; color: var(--muted); margin-top: 4px; }
   body { max-width: none; padding: 0; font-size: 10pt; }
   nav { display: none; }
   a { color: inherit; text-decoration: none; }
-  .scroll { overflow: visible; }
+  .scroll, figure.chart, figure.board { overflow: visible; }
+  figure svg { min-width: 0 !important; }
   thead { display: table-header-group; }
   tr, figure, .turning-point { break-inside: avoid; page-break-inside: avoid; }
   section#turning { break-before: page; }
+  h1, h2, h3 { break-after: avoid; page-break-after: avoid; }
   tr.turning { background: none; }
   .board { border-color: #999; }
 }
@@ -263,7 +269,7 @@ pub fn review_page(review: &Review, boards: &[TurningBoards]) -> String {
         let _ = writeln!(
             h,
             "<figure class=\"chart\">{}<figcaption>{}. Numbered marks: the turning points.</figcaption></figure>",
-            line_chart(chart, &marks),
+            legible(&line_chart(chart, &marks)),
             escape(&chart.title)
         );
     }
@@ -272,7 +278,7 @@ pub fn review_page(review: &Review, boards: &[TurningBoards]) -> String {
     // Every decision.
     let largest = review.decisions.iter().map(|d| d.sure_loss(m.better)).fold(0.0, f64::max);
     h.push_str(
-        "<section id=\"moves\">\n<h2>Every decision</h2>\n<div class=\"scroll\"><table class=\"moves\">\n<thead><tr>",
+        "<section id=\"moves\">\n<h2>Every decision</h2>\n<p>A long turn is listed step by step; where the best turn differs, the steps one takes and the other does not are <mark>marked</mark>.</p>\n<div class=\"scroll\"><table class=\"moves\">\n<thead><tr>",
     );
     h.push_str("<th class=\"num\">#</th><th class=\"num\">turn</th>");
     if !solo {
@@ -305,8 +311,10 @@ pub fn review_page(review: &Review, boards: &[TurningBoards]) -> String {
         let best = if d.lost_nothing() {
             "<span class=\"zero\">the move played</span>".to_owned()
         } else {
-            escape(&d.best.text)
+            steps_html(&d.best.text, &d.played.text)
         };
+        let played =
+            if d.lost_nothing() { steps_html(&d.played.text, "") } else { steps_html(&d.played.text, &d.best.text) };
         let loss = if d.surely_lost_nothing(m.better) {
             "<span class=\"zero\">0</span>".to_owned()
         } else if !d.claimed(m.better) {
@@ -325,7 +333,7 @@ pub fn review_page(review: &Review, boards: &[TurningBoards]) -> String {
             "<td>{}</td><td class=\"move\">{}</td><td class=\"move\">{best}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
              <td class=\"num\">{loss}</td><td class=\"label\">{}</td>",
             escape(&d.kind),
-            escape(&d.played.text),
+            played,
             escape(&d.before_text()),
             escape(&d.after_text()),
             d.label.map_or("", signalbox_solver::analysis::Label::words),
@@ -406,7 +414,7 @@ pub fn review_page(review: &Review, boards: &[TurningBoards]) -> String {
                 let _ = writeln!(
                     h,
                     "<figure class=\"board {class}\">{}<figcaption>{}</figcaption></figure>",
-                    board.svg,
+                    legible(&board.svg),
                     escape(&board.caption)
                 );
             }
@@ -422,6 +430,69 @@ pub fn review_page(review: &Review, boards: &[TurningBoards]) -> String {
         escape(&review.game)
     );
     h
+}
+
+/// The steps of a long turn: a turn written as steps joined by `; ` (or `, `), split.
+fn steps(text: &str) -> Vec<&str> {
+    let sep = if text.contains("; ") { "; " } else { ", " };
+    text.split(sep).map(str::trim).filter(|s| !s.is_empty()).collect()
+}
+
+/// A move for the move table: a long turn (four steps or more) as a numbered list, each step
+/// that `other` (the other turn: the best beside the played, the played beside the best) does
+/// not take marked; a short one as it is. Empty `other` marks nothing.
+fn steps_html(text: &str, other: &str) -> String {
+    let mine = steps(text);
+    if mine.len() < 4 {
+        return escape(text);
+    }
+    let mut theirs: Vec<&str> = if other.is_empty() { Vec::new() } else { steps(other) };
+    let mut h = String::from("<ol class=\"steps\">");
+    for step in mine {
+        let shared = other.is_empty() || theirs.iter().position(|s| *s == step).map(|i| theirs.remove(i)).is_some();
+        if shared {
+            let _ = write!(h, "<li>{}</li>", escape(step));
+        } else {
+            let _ = write!(h, "<li class=\"differs\"><mark>{}</mark></li>", escape(step));
+        }
+    }
+    h.push_str("</ol>");
+    h
+}
+
+/// The smallest text a picture may draw, in CSS pixels at the page's scale.
+pub const MIN_TEXT_PX: f64 = 11.0;
+
+/// `svg` (one `<svg>` element with a `viewBox`) never drawn so narrow that its smallest text
+/// falls under [`MIN_TEXT_PX`]: a `min-width` in its style, its `viewBox` width times the scale
+/// that brings its smallest `font-size` to that size. Where the figure is narrower, it scrolls
+/// sideways (the style's `figure` rule); a picture without text or sizes is left as it is.
+pub fn legible(svg: &str) -> String {
+    let attr = |name: &str, from: usize| -> Option<(usize, &str)> {
+        let key = format!("{name}=\"");
+        let at = svg[from..].find(&key)? + from + key.len();
+        let end = svg[at..].find('"')? + at;
+        Some((end, &svg[at..end]))
+    };
+    let Some(head_end) = svg.find('>') else { return svg.to_owned() };
+    let width = attr("viewBox", 0)
+        .filter(|&(end, _)| end < head_end)
+        .and_then(|(_, v)| v.split([' ', ',']).filter(|p| !p.is_empty()).nth(2).and_then(|w| w.parse::<f64>().ok()));
+    let mut smallest = f64::INFINITY;
+    let mut from = 0;
+    while let Some((end, v)) = attr("font-size", from) {
+        if let Ok(size) = v.trim_end_matches("px").parse::<f64>() {
+            smallest = smallest.min(size);
+        }
+        from = end;
+    }
+    match width {
+        Some(w) if smallest.is_finite() && smallest > 0.0 && svg.starts_with("<svg") => {
+            let min = (w * MIN_TEXT_PX / smallest).ceil();
+            format!("<svg style=\"min-width:{min}px\"{}", &svg[4..])
+        }
+        _ => svg.to_owned(),
+    }
 }
 
 /// Checks, for the games' tests, that every board of the turning points can be inlined in a
@@ -443,6 +514,30 @@ pub(crate) fn assert_inlinable(boards: &[TurningBoards]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_turn_is_a_numbered_list_with_the_differing_steps_marked() {
+        let list = steps_html("a; b; c; d", "a; x; c; d");
+        assert_eq!(
+            list,
+            "<ol class=\"steps\"><li>a</li><li class=\"differs\"><mark>b</mark></li><li>c</li><li>d</li></ol>"
+        );
+        assert_eq!(steps_html("a; b", "c"), "a; b", "a short move stays on its line");
+        assert_eq!(
+            steps_html("p, q, q, r", "q, p, r, s"),
+            "<ol class=\"steps\"><li>p</li><li>q</li><li class=\"differs\"><mark>q</mark></li><li>r</li></ol>"
+        );
+    }
+
+    #[test]
+    fn a_picture_is_never_drawn_so_small_that_its_text_is_under_11_px() {
+        let svg =
+            r#"<svg viewBox="0 0 400 200" width="400"><text font-size="8">a</text><text font-size="16">b</text></svg>"#;
+        // 8 units must be drawn 11 px high: the picture at least 400 * 11 / 8 = 550 px wide.
+        assert!(legible(svg).starts_with(r#"<svg style="min-width:550px" viewBox="0 0 400 200""#), "{}", legible(svg));
+        let plain = r#"<svg viewBox="0 0 400 200"><rect width="4"/></svg>"#;
+        assert_eq!(legible(plain), plain, "no text, nothing to keep legible");
+    }
     use signalbox_solver::analysis::{Chart, Choice, Measure, Point, Series};
 
     fn review() -> Review {
