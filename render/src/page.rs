@@ -432,10 +432,26 @@ pub fn review_page(review: &Review, boards: &[TurningBoards]) -> String {
     h
 }
 
-/// The steps of a long turn: a turn written as steps joined by `; ` (or `, `), split.
+/// The steps of a long turn: a turn written as steps joined by `; ` (or, with none, `, `),
+/// split where no bracket is open (a step's own words in brackets may hold the separator).
 fn steps(text: &str) -> Vec<&str> {
     let sep = if text.contains("; ") { "; " } else { ", " };
-    text.split(sep).map(str::trim).filter(|s| !s.is_empty()).collect()
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth -= 1,
+            _ if depth == 0 && text[i..].starts_with(sep) => {
+                out.push(text[start..i].trim());
+                start = i + sep.len();
+            }
+            _ => {}
+        }
+    }
+    out.push(text[start..].trim());
+    out.retain(|s| !s.is_empty());
+    out
 }
 
 /// A move for the move table: a long turn (four steps or more) as a numbered list, each step
@@ -523,6 +539,7 @@ mod tests {
             "<ol class=\"steps\"><li>a</li><li class=\"differs\"><mark>b</mark></li><li>c</li><li>d</li></ol>"
         );
         assert_eq!(steps_html("a; b", "c"), "a; b", "a short move stays on its line");
+        assert_eq!(steps("a (b; c); d [1, 2]; e"), ["a (b; c)", "d [1, 2]", "e"], "brackets hold their separators");
         assert_eq!(
             steps_html("p, q, q, r", "q, p, r, s"),
             "<ol class=\"steps\"><li>p</li><li>q</li><li class=\"differs\"><mark>q</mark></li><li>r</li></ol>"
