@@ -1,8 +1,9 @@
 //! `signalbox`: a workbench that solves and analyses positions of railway and cube board games.
 //!
 //! The binary is thin: it parses the command line, calls the `signalbox-engine` and
-//! `signalbox-solver` libraries, and prints. Exit codes: 0 done, 1 an internal failure,
-//! 2 bad input (a missing file, malformed or illegal content, a bad flag).
+//! `signalbox-solver` libraries, and prints. Exit codes: 0 done, 1 an internal failure or a
+//! check that fails (`puzzles check` on a bad puzzle, `puzzles try` on an answer that does not
+//! solve the puzzle), 2 bad input (a missing file, malformed or illegal content, a bad flag).
 #![forbid(unsafe_code)]
 
 /// Prints a line to standard output (see [`output::line`]): like `println!`, but a closed pipe

@@ -132,10 +132,13 @@ enum Command {
         json: bool,
     },
     /// Checks a player's answer: solved, or legal and short of the best by how much, or
-    /// illegal and why. The answer is given in the words of the answer key.
+    /// illegal and why. The answer is given in the words of the answer key. Exits 0 when the
+    /// answer solves the puzzle, 1 when it does not (short of the best, or not legal), 2 when
+    /// the puzzle or the answer cannot be read.
     ///
     /// Examples:
-    ///   signalbox puzzles try coe-max-123.json "1: die 0 red Paris; ..."
+    ///   signalbox puzzles try coe-max-1066428519 "die 1: gain a worker; die 0: gain a worker | die 1 as 3: gain white (card 0, square 1); die 0 as 5: place on hex 14; white: gain red"
+    ///   signalbox puzzles try puzzles/collections/coe-max/coe-max-1066428519.json "pass" --json
     #[command(verbatim_doc_comment)]
     Try {
         /// A puzzle file or a puzzle id.
@@ -310,8 +313,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let p = load(&puzzle)?;
             let kind = signalbox_puzzles::find(&p.kind).map_err(puzzle_error)?;
             let attempt = kind.attempt(&p.position, &answer).map_err(puzzle_error)?;
+            let solved = matches!(attempt.verdict, Verdict::Solved);
             if json {
                 say!("{}", serde_json::to_string_pretty(&attempt).context("the verdict as JSON")?);
+                anyhow::ensure!(solved, "the answer does not solve the puzzle");
                 return Ok(());
             }
             say!("read as: {}", attempt.understood);
@@ -325,6 +330,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 ),
                 Verdict::Illegal { reason } => say!("not legal: {reason}"),
             }
+            anyhow::ensure!(solved, "the answer does not solve the puzzle");
             Ok(())
         }
         Command::Book { dir, html, pdf, no_pdf, force } => {

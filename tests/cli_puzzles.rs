@@ -142,3 +142,34 @@ fn bad_input_exits_2_before_any_work() {
     assert!(err.contains("no theme"), "{err}");
     let _ = std::fs::remove_dir_all(&full);
 }
+
+/// `puzzles try`'s examples, as `--help` prints them, run: the shipped puzzle's answer solves it
+/// (exit 0), and an answer that does not exits 1 with the verdict (JSON too).
+#[test]
+fn the_try_examples_work_and_the_exit_code_tells_solved_from_not() {
+    let (code, help, err) = run(&["puzzles", "try", "--help"]);
+    assert_eq!(code, Some(0), "{err}");
+    let examples: Vec<&str> = help.lines().map(str::trim).filter(|l| l.starts_with("signalbox puzzles try ")).collect();
+    assert_eq!(examples.len(), 2, "{help}");
+    for (example, solved) in examples.iter().zip([true, false]) {
+        // `signalbox puzzles try ID "ANSWER" [--json]`: the answer is the quoted part.
+        let rest = example.trim_start_matches("signalbox puzzles try ");
+        let (puzzle, tail) = rest.split_once(' ').expect("a puzzle and an answer");
+        let answer = tail.split('"').nth(1).expect("a quoted answer");
+        let mut args = vec!["puzzles", "try", puzzle, answer];
+        if tail.ends_with("--json") {
+            args.push("--json");
+        }
+        // Tests run in the package's folder, where the example's relative path leads.
+        let (code, out, err) = run(&args);
+        if solved {
+            assert_eq!(code, Some(0), "{example}: {out}{err}");
+            assert!(out.contains("solved: 25 points, the best"), "{example}: {out}");
+        } else {
+            assert_eq!(code, Some(1), "{example}: {out}{err}");
+            let verdict: Value = serde_json::from_str(&out).expect("the verdict as JSON");
+            assert_ne!(verdict["verdict"], "solved", "{out}");
+            assert!(err.contains("does not solve the puzzle"), "{err}");
+        }
+    }
+}
