@@ -587,19 +587,6 @@ pub fn play_out<'c>(game: &Game<'c>, policy: Policy, horizon: usize, seed: u64) 
     (moves, g)
 }
 
-/// The turn the playout player ([`Policy::Playout`], ruling F5) plays from `h`, a position
-/// where the player is to move: its moves (empty when the game is over).
-pub fn playout_turn(h: &Game<'_>) -> Vec<Move> {
-    if h.is_over() {
-        return Vec::new();
-    }
-    let blind = Blind::of(h);
-    let bh = blind.game(h);
-    let outcomes = turn_outcomes(&bh);
-    let i = pick(Policy::Playout, &blind, &bh, &outcomes, 0).unwrap_or(0);
-    outcomes.into_iter().nth(i).map(|(_, line)| line).unwrap_or_default()
-}
-
 /// The playout player's expected final score after `line` is played from `h` (a position where
 /// the player is to move), when it plays every later turn ([`Policy::Playout`]): the value a
 /// review splits a game's score by into skill and luck. Exact (an expectation over every card
@@ -619,9 +606,10 @@ pub fn playout_expectation(h: &Game<'_>, line: &[Move], samples: usize) -> Estim
 }
 
 /// The playout player's expected final score from `h`, a position where the player is to move:
-/// [`playout_expectation`] of the turn it plays ([`playout_turn`]).
+/// [`playout_expectation`] of the turn it plays ([`choose_turn`] by [`Policy::Playout`], which
+/// draws nothing from its generator).
 pub fn playout_value(h: &Game<'_>, samples: usize) -> Estimate {
-    playout_expectation(h, &playout_turn(h), samples)
+    playout_expectation(h, &choose_turn(h, Policy::Playout, 0, &mut rng(0)), samples)
 }
 
 /// The exact value of [`playout_value`], by recursion over turns and chance (for positions near
