@@ -137,7 +137,7 @@ enum Command {
     /// the puzzle or the answer cannot be read.
     ///
     /// Examples:
-    ///   signalbox puzzles try coe-max-1066428519 "die 1: gain a worker; die 0: gain a worker | die 1 as 3: gain white (card 0, square 1); die 0 as 5: place on hex 14; white: gain red"
+    ///   signalbox puzzles try coe-max-1066428519 "second die: gain a worker; first die: gain a worker | second die as 3: gain white (deck card, square 2); first die as 5: place on hex 14; white: gain red"
     ///   signalbox puzzles try puzzles/collections/coe-max/coe-max-1066428519.json "pass" --json
     #[command(verbatim_doc_comment)]
     Try {
@@ -446,11 +446,13 @@ fn check(paths: &[PathBuf], threads: Option<usize>, json: bool) -> anyhow::Resul
 }
 
 /// Prints an HTML file to PDF with headless Chromium (tried twice: a headless browser started
-/// on a busy machine now and then dies before it prints).
+/// on a busy machine now and then dies before it prints), through a temporary file renamed
+/// into place, so a PDF that is there stays whole until the new one is printed.
 fn print_pdf(html: &Path, pdf: &Path) -> anyhow::Result<()> {
     let program = std::env::var("SIGNALBOX_CHROMIUM").unwrap_or_else(|_| "chromium".to_owned());
     let html = std::fs::canonicalize(html).with_context(|| format!("{}", html.display()))?;
-    let target = std::env::current_dir().context("the current folder")?.join(pdf);
+    let done = std::env::current_dir().context("the current folder")?.join(pdf);
+    let target = done.with_extension("pdf.part");
     let mut last = None;
     for attempt in 0..2 {
         let _ = std::fs::remove_file(&target);
@@ -465,12 +467,18 @@ fn print_pdf(html: &Path, pdf: &Path) -> anyhow::Result<()> {
             .status();
         let _ = std::fs::remove_dir_all(&profile);
         match status {
-            Ok(s) if s.success() && target.exists() => return Ok(()),
+            Ok(s) if s.success() && target.exists() => {
+                return std::fs::rename(&target, &done).with_context(|| format!("{}", done.display()));
+            }
             Ok(s) => last = Some(format!("{program} could not print {} ({s})", pdf.display())),
-            Err(e) => anyhow::bail!(
-                "cannot print the PDF: cannot start {program} ({e}); install Debian's chromium or pass --no-pdf"
-            ),
+            Err(e) => {
+                let _ = std::fs::remove_file(&target);
+                anyhow::bail!(
+                    "cannot print the PDF: cannot start {program} ({e}); install Debian's chromium or pass --no-pdf"
+                )
+            }
         }
     }
+    let _ = std::fs::remove_file(&target);
     anyhow::bail!("{}", last.unwrap_or_default())
 }

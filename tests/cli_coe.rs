@@ -103,7 +103,7 @@ fn solve_prints_a_proven_maximum_and_its_json_replays_to_the_same_score() {
         let (code, text, err) = run(&text_args);
         assert_eq!(code, Some(0), "{err}");
         assert!(text.contains("Maximum score (proven):"), "{text}");
-        assert!(text.contains("Perfect-score bound") && text.contains("turn  1 (die 0: "), "{text}");
+        assert!(text.contains("Perfect-score bound") && text.contains("turn  1 (first die "), "{text}");
         let mut json_args = text_args.clone();
         json_args.push("--json");
         let (code, out, err) = run(&json_args);
@@ -310,7 +310,7 @@ fn bad_rules_in_a_record_are_refused_naming_the_field() {
 }
 
 #[test]
-fn solve_text_numbers_the_dice_as_its_json_record_does() {
+fn solve_text_names_the_dice_as_its_json_record_numbers_them() {
     let args = ["coe", "solve", "--seed", "4", "--max-turns", "3"];
     let (code, text, err) = run(&args);
     assert_eq!(code, Some(0), "{err}");
@@ -324,14 +324,17 @@ fn solve_text_numbers_the_dice_as_its_json_record_does() {
         .iter()
         .filter_map(|m| m.get("die").and_then(Value::as_u64))
         .collect();
-    // Every "die N as" or "die N:" of the line's moves, after each turn's header.
+    // Every "first die ..." or "second die ..." of the line's moves, after each turn's header:
+    // the JSON's die 0 and die 1.
     let mut from_text = Vec::new();
     for line in text.lines().filter(|l| l.trim_start().starts_with("turn ")) {
         let (header, moves) = line.split_once("): ").expect("a turn line");
-        assert!(header.contains("(die 0: ") && header.contains(", die 1: "), "{line}");
+        assert!(header.contains("(first die ") && header.contains(", second die "), "{line}");
         for part in moves.split("; ") {
-            if let Some(rest) = part.strip_prefix("die ") {
-                from_text.push(rest[..1].parse::<u64>().expect("a die number"));
+            if part.starts_with("first die") {
+                from_text.push(0);
+            } else if part.starts_with("second die") {
+                from_text.push(1);
             }
         }
     }

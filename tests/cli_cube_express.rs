@@ -7,7 +7,7 @@ mod support;
 use std::sync::Arc;
 
 use serde_json::Value;
-use signalbox_engine::cube_express::action::Action;
+use signalbox_engine::cube_express::action::{Action, ordinal};
 use signalbox_engine::cube_express::catalogue::Content;
 use signalbox_engine::cube_express::game::Game;
 use signalbox_engine::cube_express::options::Options;
@@ -46,17 +46,21 @@ fn plan_prints_a_checked_plan_and_json_and_svg_show_the_same_plan() {
         text.lines().filter(|l| l.trim_start().chars().next().is_some_and(|c| c.is_ascii_digit())).count(),
         actions.len()
     );
-    // The text numbers pieces as the JSON does, from 0.
+    // The text names the pieces the JSON numbers from 0: the first locomotive, the first
+    // display column.
     let mut g = game.clone();
     for a in &actions {
         match *a {
             Action::Move { locomotive, to } => {
-                assert!(text.contains(&format!("locomotive {locomotive} moves from")), "{text}");
+                assert!(text.contains(&format!("the {} locomotive moves from", ordinal(locomotive))), "{text}");
                 assert!(text.contains(&format!("to {to}")), "{text}");
             }
             Action::Market { slot, .. } => {
                 let tile = g.display()[usize::from(slot)].expect("a display tile");
-                assert!(text.contains(&format!("take tile {tile} from display column {slot}")), "{text}");
+                assert!(
+                    text.contains(&format!("take tile {tile} from the {} display column", ordinal(slot))),
+                    "{text}"
+                );
             }
             _ => {}
         }
@@ -68,7 +72,7 @@ fn plan_prints_a_checked_plan_and_json_and_svg_show_the_same_plan() {
     let picture = std::fs::read_to_string(&svg).expect("the SVG");
     assert!(picture.starts_with("<svg") && picture.contains("#ff7f0e"), "the laid tile is outlined");
     assert_fits(&picture);
-    for words in ["Legend", "the tile laid by the plan", "path of locomotive 0", "[x, y]"] {
+    for words in ["Legend", "the tile laid by the plan", "path of the first locomotive", "[x, y]"] {
         assert!(picture.contains(words), "{words}");
     }
     let moves = actions.iter().filter(|a| matches!(a, Action::Move { .. })).count();

@@ -94,7 +94,7 @@ fn a_short_record_prints_every_turn_with_its_values() {
     for colour in ["red", "blue", "yellow"] {
         assert!(text.contains(&format!("{colour}: 1 decisions")), "{text}");
     }
-    assert!(text.contains("locomotive 0 moves from"), "{text}");
+    assert!(text.contains("the first locomotive moves from"), "{text}");
 }
 
 #[test]
@@ -107,7 +107,7 @@ fn bad_records_exit_2_naming_the_move_and_the_rule() {
     let illegal = write("illegal.json", &r.to_string());
     let (code, _, err) = run(&["cube-express", "analyse", &illegal]);
     assert_eq!(code, Some(2), "{err}");
-    assert!(err.contains(&format!("turns[1][{at}] (blue's turn, locomotive 0 moves to [9, 9])")), "{err}");
+    assert!(err.contains(&format!("turns[1][{at}] (blue's turn, the first locomotive moves to [9, 9])")), "{err}");
     assert!(err.contains("cannot move to [9, 9]"), "{err}");
 
     // A move for the wrong player: the second turn given to red, whose turn it is not.
@@ -179,5 +179,5 @@ fn the_documented_example_in_words_is_reviewed_like_its_objects() {
     let bad = write("bad-words.json", r#"{"players": 2, "seed": 1, "turns": [["jump to [1, 0]"]]}"#);
     let (code, _, err) = run(&["cube-express", "analyse", &bad]);
     assert_eq!(code, Some(2));
-    assert!(err.contains("\"jump to [1, 0]\"") && err.contains("locomotive 0 moves to"), "{err}");
+    assert!(err.contains("\"jump to [1, 0]\"") && err.contains("the first locomotive moves to"), "{err}");
 }

@@ -1,5 +1,7 @@
 //! Words a player uses: no ruling codes ("ruling V1", "(R12)", "(rulings T1-T3)"), placeholders
-//! ("<embedded sample game>") or raw internal fields ("record turn: 0; keep: 15.219") in what a
+//! ("<embedded sample game>"), raw internal fields ("record turn: 0; keep: 15.219") or pieces
+//! numbered from 0 as the files number them ("die 0 as 4", "card 0, square 1", "locomotive 0",
+//! "display column 0", "track die 0") in what a
 //! user reads: every command's `--help`, the text of the reviews and advice of the samples, the
 //! shipped review pages (`reports/analysis/`) and the shipped puzzle books
 //! (`puzzles/collections/*/book.html`), pages read as their visible text. A rule is named in
@@ -52,6 +54,28 @@ fn offences(text: &str) -> Vec<String> {
     {
         if let Some(at) = text.find(placeholder) {
             found.push(format!("`{placeholder}`: …{}…", context(at)));
+        }
+    }
+    // Pieces numbered from 0, as files number them: a player says the first die, the deck card.
+    for piece in [
+        "die 0",
+        "die 1:",
+        "die 1 as",
+        "die 1)",
+        "card 0, square",
+        "card 1, square",
+        "square 0",
+        "locomotive 0",
+        "locomotive 1",
+        "column 0",
+    ] {
+        let mut from = 0;
+        while let Some(at) = text[from..].find(piece).map(|a| a + from) {
+            let starts_a_word = at == 0 || !text.as_bytes()[at - 1].is_ascii_alphanumeric();
+            if starts_a_word {
+                found.push(format!("a piece numbered from 0, `{piece}`: …{}…", context(at)));
+            }
+            from = at + piece.len();
         }
     }
     found
@@ -161,6 +185,11 @@ fn the_check_finds_what_it_looks_for() {
         "max^n: every player",
         "file <embedded sample game>: fine",
         "record turn: 0; colour: blue; keep: 15.219",
+        "die 0 as 4: gain red (card 0, square 1)",
+        "die 1: gain a worker",
+        "locomotive 0 moves to [1, 0]",
+        "take the tile in display column 0",
+        "reroll track die 0: SS,SC,plains,any",
     ] {
         assert!(!offences(text).is_empty(), "{text}");
     }
@@ -168,6 +197,9 @@ fn the_check_finds_what_it_looks_for() {
         "see “The value of a turn” in docs/rules/cube-express.md",
         "hex [3, 4], a 95% interval (exact)",
         "turn 3 (A to B)",
+        "first die as 4: gain red (deck card, square 2); second die: gain a worker",
+        "the first locomotive moves to [1, 0]; take the tile in the first display column",
+        "a die shows 1 to 6",
     ] {
         assert_eq!(offences(text), Vec::<String>::new(), "{text}");
     }

@@ -244,10 +244,10 @@ fn locomotives_move_forward_within_their_movement_points() {
     assert_running_scores(&g);
 }
 
-/// An action in words says what it takes and gives and where, with pieces numbered from 0 as in
-/// the files.
+/// An action in words says what it takes and gives and where, with locomotives and columns
+/// named first to fourth as players count them.
 #[test]
-fn actions_in_words_say_what_and_where_numbered_from_zero() {
+fn actions_in_words_say_what_and_where_in_a_players_words() {
     let mut g = position(|s| {
         lay_on_board(s, 27, [0, -2], 0);
         lay_on_board(s, 11, [0, -3], 0);
@@ -264,20 +264,20 @@ fn actions_in_words_say_what_and_where_numbered_from_zero() {
         Action::Lay(lay(28, [0, -4], 1)),
         "lay tile 28 (production centre, tracks EW as printed) front up on [0, -4], turned 1 quarter turn clockwise, without its centre action",
     );
-    say(&mut g, mv(0, [0, -2]), "locomotive 0 moves from [0, -1] to [0, -2] (2 movement points left)");
+    say(&mut g, mv(0, [0, -2]), "the first locomotive moves from [0, -1] to [0, -2] (2 movement points left)");
     say(&mut g, Action::Pickup, "pick up 1 wood from the production facility on [0, -2] (nobody owns it)");
-    say(&mut g, mv(0, [0, -3]), "locomotive 0 moves from [0, -2] to [0, -3] (1 movement point left)");
+    say(&mut g, mv(0, [0, -3]), "the first locomotive moves from [0, -2] to [0, -3] (1 movement point left)");
     say(
         &mut g,
         Action::Deliver { objective: Some(2) },
         "deliver 1 coal, 1 wood and 1 iron to the factory on [0, -3]: a cube on its space A (8 points, stock +2), a \
-         dividend, and a cube on the objective card in column 2",
+         dividend, and a cube on the third column's objective card",
     );
     let tile = g.display()[3].expect("a display tile");
     say(
         &mut g,
         Action::Market { slot: 3, cube: true },
-        &format!("take tile {tile} from display column 3 and place a dividend"),
+        &format!("take tile {tile} from the fourth display column and place a dividend"),
     );
     say(&mut g, Action::Sell { spaces: 1 }, "sell 1 space of stock (disc from space 3 to 2) for 1 dividend");
 }

@@ -208,7 +208,7 @@ fn illegal_positions_are_refused() {
         (edit(&|v| v["set"] = "other".into()), "house set"),
         (edit(&|v| v["instance"]["dice"][0][0] = 9.into()), "dice[0]"),
         (edit(&|v| v["rules"]["max_workers"] = 0.into()), "max_workers"),
-        (edit(&|v| v["moves"][3] = "die 0 as 9: place on hex 3".into()), "moves[3]"),
+        (edit(&|v| v["moves"][3] = "first die as 9: place on hex 3".into()), "moves[3]"),
         (edit(&|v| v["moves"][2] = "fly to the moon".into()), "moves[2]"),
         (edit(&|v| v["moves"].as_array_mut().expect("moves").truncate(1)), "turns can still be played"),
         (edit(&|v| v["moves"].as_array_mut().expect("moves").clear()), "start space"),
@@ -248,7 +248,7 @@ fn answers_are_read_and_judged() {
     assert!(matches!(kind.attempt(&position, " ; | "), Err(PuzzleError::Answer(_))));
     let a = kind.attempt(&position, "red: place on hex 3").expect("reads");
     assert!(matches!(&a.verdict, Verdict::Illegal { reason } if reason.contains("move 0")), "{a:?}");
-    let a = kind.attempt(&position, "die 0: gain a worker").expect("reads");
+    let a = kind.attempt(&position, "first die: gain a worker").expect("reads");
     assert!(matches!(&a.verdict, Verdict::Illegal { reason } if reason.contains("before the game is over")), "{a:?}");
     let checked = Checked::read(&position).expect("reads");
     let game = checked.game();

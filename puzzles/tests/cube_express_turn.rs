@@ -229,12 +229,14 @@ fn a_players_words_are_read_checked_and_scored() {
     let solved = KIND.solve(&position).expect("solved");
     // Words that name no action: the step and what was expected.
     match KIND.attempt(&position, "lay tile 1 front up on [0, 5]; jump over the crossing") {
-        Err(PuzzleError::Answer(why)) => assert!(why.contains("step 2") && why.contains("locomotive 0 moves"), "{why}"),
+        Err(PuzzleError::Answer(why)) => {
+            assert!(why.contains("step 2") && why.contains("the first locomotive moves"), "{why}")
+        }
         other => panic!("{other:?}"),
     }
     assert!(matches!(KIND.attempt(&position, " ; "), Err(PuzzleError::Answer(_))));
     // Readable but illegal: the rule broken, with the step.
-    let a = KIND.attempt(&position, "locomotive 0 moves to [9, 9]").expect("reads");
+    let a = KIND.attempt(&position, "the first locomotive moves to [9, 9]").expect("reads");
     match a.verdict {
         Verdict::Illegal { reason } => assert!(reason.starts_with("step 1"), "{reason}"),
         other => panic!("{other:?}"),
@@ -242,8 +244,11 @@ fn a_players_words_are_read_checked_and_scored() {
     assert_eq!(a.value, None);
     // A legal turn worse than the best: the loss.
     let lay = game.legal_lays()[0];
-    let market =
-        if game.display().iter().any(Option::is_some) { "take the tile in display column 0" } else { "no market" };
+    let market = if game.display().iter().any(Option::is_some) {
+        "take the tile in the first display column"
+    } else {
+        "no market"
+    };
     let slot = game.display().iter().position(Option::is_some).unwrap_or(0);
     let market = market.replace("column 0", &format!("column {slot}"));
     let words = format!("{}; {market}", game.describe(&Action::Lay(lay)));

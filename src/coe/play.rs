@@ -65,12 +65,10 @@ pub fn draw(game: &Game<'_>) -> String {
     out
 }
 
-/// The dice of the turn still to use, by their numbers in moves and records (0 and 1):
-/// `die 0: 2, die 1: 4`; `no die left` when both are used.
+/// The dice of the turn still to use, as moves name them: `first die 2, second die 4`; `no die
+/// left` when both are used.
 pub fn dice_text(game: &Game<'_>) -> String {
-    let dice: Vec<String> =
-        game.dice().iter().enumerate().filter_map(|(i, d)| d.map(|v| format!("die {i}: {v}"))).collect();
-    if dice.is_empty() { "no die left".into() } else { dice.join(", ") }
+    signalbox_engine::coe::dice_words(game.dice())
 }
 
 fn status(game: &Game<'_>, catalogue: &Catalogue) -> String {

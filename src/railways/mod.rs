@@ -628,9 +628,9 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
             "Best use ({} compared{searched}): pair {} and build {}:",
             count(adv.considered, "end of turn", "ends of turn"),
             if b.crossed {
-                "track die 0 with terrain die 1 (and 1 with 0)"
+                "first track die with second terrain die (and the second with the first)"
             } else {
-                "track die 0 with terrain die 0 (and 1 with 1)"
+                "first track die with first terrain die (and the second with the second)"
             },
             b.builds.len()
         );

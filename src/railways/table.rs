@@ -83,14 +83,29 @@ pub fn parse_roll(line: &str) -> Result<Roll, String> {
     text.parse::<Roll>().map_err(|e| format!("`{}` is not a roll: {e} (rulebook: Description of Dice)", line.trim()))
 }
 
-/// Reads a die as typed: `track die 0`, `track 0`, `t0`, `terrain die 1`, `terrain 1`, `g1`.
+/// Reads a die as typed: `first track die`, `t1`, `second terrain die`, `g2`.
 fn parse_die(text: &str) -> Option<Die> {
-    let t: String = text.split_whitespace().filter(|w| *w != "die").collect();
-    let (kind, n) = t.split_at(t.find(|c: char| c.is_ascii_digit())?);
-    let n: u8 = n.parse().ok().filter(|n| *n < 2)?;
-    match kind {
-        "track" | "t" => Some(Die::Track(n)),
-        "terrain" | "g" => Some(Die::Terrain(n)),
+    let t = text.to_ascii_lowercase();
+    let words: Vec<&str> = t.split_whitespace().filter(|w| *w != "die").collect();
+    // `first track die`, `second terrain`; or a letter and its number from 1: `t1`, `g2`.
+    match words.as_slice() {
+        [n @ ("first" | "second"), kind] => {
+            let n = u8::from(*n == "second");
+            return match *kind {
+                "track" => Some(Die::Track(n)),
+                "terrain" => Some(Die::Terrain(n)),
+                _ => None,
+            };
+        }
+        [short] => {
+            let (kind, n) = short.split_at(short.find(|c: char| c.is_ascii_digit())?);
+            let n = n.parse::<u8>().ok().filter(|n| (1..=2).contains(n))? - 1;
+            match kind {
+                "t" => Some(Die::Track(n)),
+                "g" => Some(Die::Terrain(n)),
+                _ => None,
+            }
+        }
         _ => None,
     }
 }
@@ -271,7 +286,7 @@ impl RailwaysTable {
                 .filter(|p| !p.trim().is_empty())
                 .map(|p| {
                     parse_die(p.trim()).ok_or_else(|| {
-                        format!("`{}` is not a die: track die 0 or 1 (t0, t1), terrain die 0 or 1 (g0, g1)", p.trim())
+                        format!("`{}` is not a die: the first or second track die (t1, t2), the first or second terrain die (g1, g2)", p.trim())
                     })
                 })
                 .collect()
@@ -299,7 +314,7 @@ impl RailwaysTable {
                     }
                 }
                 if changed.is_empty() {
-                    return Err("no die changed: name the dice rolled again, e.g. `reroll t0: ss sc p a`".into());
+                    return Err("no die changed: name the dice rolled again, e.g. `reroll t1: ss sc p a`".into());
                 }
                 changed
             }
@@ -525,8 +540,8 @@ impl TableGame for RailwaysTable {
 
     fn help(&self) -> String {
         "A roll: the two track dice (ss, cc, sc) then the two terrain dice (p plains, m mountain, w water, a any): `ss sc p a` or `ssscpa`.\n\
-         Pairing: `pair straight` (p: track die 0 with terrain die 0) or `pair crossed` (x: track die 0 with terrain die 1).\n\
-         A re-roll with a cube: `reroll` and the four dice as they lie after (`reroll ss cc p w`), or the dice rolled again first (`reroll t0 and g1: ss cc p w`).\n\
+         Pairing: `pair straight` (p: first track die with first terrain die) or `pair crossed` (x: first track die with second terrain die).\n\
+         A re-roll with a cube: `reroll` and the four dice as they lie after (`reroll ss cc p w`), or the dice rolled again first (`reroll t1 and g2: ss cc p w`).\n\
          A build: the two sides the track joins and the hex's column and row (`e-w 5 4`), the slot found for you; or in full, `build e-w on [5, 4] with slot 0`.\n\
          `end` ends the turn; a turn with no build left ends by itself."
             .into()
@@ -577,7 +592,10 @@ mod tests {
         assert_eq!((ends.to_string(), at, slot), ("e-w".into(), [5, 4], None));
         let (ends, at, slot) = parse_build("build nesw [5, 4] slot 2").expect("a build");
         assert_eq!((ends.to_string(), at, slot), ("ne-sw".into(), [5, 4], Some(2)));
-        assert_eq!(parse_die("t1"), Some(Die::Track(1)));
-        assert_eq!(parse_die("terrain die 0"), Some(Die::Terrain(0)));
+        assert_eq!(parse_die("t1"), Some(Die::Track(0)));
+        assert_eq!(parse_die("g2"), Some(Die::Terrain(1)));
+        assert_eq!(parse_die("t0"), None);
+        assert_eq!(parse_die("first terrain die"), Some(Die::Terrain(0)));
+        assert_eq!(parse_die("Second Track"), Some(Die::Track(1)));
     }
 }

@@ -137,8 +137,9 @@ pub enum Move {
 }
 
 impl fmt::Display for Move {
-    /// The move as text, with the record's numbers: dice 0 and 1, hexes 0 to 18, cards 0 (the
-    /// deck's top) and 1 (the discard's top), squares 0 to 2.
+    /// The move as a player says it: the first or the second die (the roll's order), hexes by
+    /// the numbers the board picture writes on them (0 to 18), the deck's or the discard's card
+    /// (the market's left and right card) and its central squares 1 to 3 from the top.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let shift = |free_shift: Option<bool>| match free_shift {
             Some(true) => " (free shift)",
@@ -147,19 +148,51 @@ impl fmt::Display for Move {
         };
         match *self {
             Move::Start { hex } => write!(f, "start on hex {hex}"),
-            Move::Gain { die, face, card, square, colour, free_shift } => {
-                write!(f, "die {die} as {face}{}: gain {colour} (card {card}, square {square})", shift(free_shift))
-            }
+            Move::Gain { die, face, card, square, colour, free_shift } => write!(
+                f,
+                "{} as {face}{}: gain {colour} ({}, square {})",
+                die_name(die),
+                shift(free_shift),
+                card_name(card),
+                u16::from(square) + 1
+            ),
             Move::Place { die, face, hex, free_shift } => {
-                write!(f, "die {die} as {face}{}: place on hex {hex}", shift(free_shift))
+                write!(f, "{} as {face}{}: place on hex {hex}", die_name(die), shift(free_shift))
             }
-            Move::Worker { die } => write!(f, "die {die}: gain a worker"),
+            Move::Worker { die } => write!(f, "{}: gain a worker", die_name(die)),
             Move::Chain { hex } => write!(f, "red: place on hex {hex}"),
             Move::Take { colour } => write!(f, "white: gain {colour}"),
             Move::Return { colour } => write!(f, "return {colour}"),
             Move::Pass => write!(f, "pass"),
         }
     }
+}
+
+/// A die in words: die 0 of a record is the roll's first die, die 1 its second.
+pub fn die_name(die: u8) -> String {
+    match die {
+        0 => "first die".into(),
+        1 => "second die".into(),
+        d => format!("die {d}"),
+    }
+}
+
+/// A market card in words: card 0 of a record is the deck's top card (the market's left card),
+/// card 1 the discard's top card (its right card).
+pub fn card_name(card: u8) -> String {
+    match card {
+        0 => "deck card".into(),
+        1 => "discard card".into(),
+        c => format!("card {c}"),
+    }
+}
+
+/// The dice still to use, in words: `first die 2, second die 4`; `no die left` when both are
+/// used.
+pub fn dice_words(dice: [Option<u8>; 2]) -> String {
+    let left: Vec<String> =
+        dice.iter().enumerate().filter_map(|(i, d)| d.map(|v| format!("{} {v}", die_name(i as u8)))).collect();
+    if left.is_empty() { "no die left".into() } else { left.join(", ") }
 }
 
 impl Move {
@@ -274,7 +307,7 @@ pub enum Refusal {
     #[error("there is no die {0} (dice are 0 and 1)")]
     NoDie(u8),
     /// A die already used this turn.
-    #[error("die {0} is already used this turn")]
+    #[error("the {} is already used this turn", die_name(*.0))]
     DieUsed(u8),
     /// A face other than 1 to 6.
     #[error("a die shows 1 to 6, not {0}")]

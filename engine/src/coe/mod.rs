@@ -21,6 +21,6 @@ pub mod words;
 pub use card::{Board, Card, Effect, Market, Square};
 pub use catalogue::{Catalogue, ContentError, ContentProblem};
 pub use colour::Colour;
-pub use game::{Chance, Game, IllegalMove, Move, Refusal, Rules, Score, rank_of};
+pub use game::{Chance, Game, IllegalMove, Move, Refusal, Rules, Score, card_name, dice_words, die_name, rank_of};
 pub use instance::{Instance, Seen};
 pub use record::{Record, ReplayError};

@@ -1,7 +1,9 @@
 //! Moves in words: a record may write a move as the text `coe solve` and `coe play` print for it
-//! (`die 1 as 4: place on hex 7`), as well as the JSON object (`docs/formats/coe-records.md`).
+//! (`second die as 4: place on hex 7`), as well as the JSON object (`docs/formats/coe-records.md`).
 //!
-//! The words are read as [`Move`]'s `Display` writes them, with any case and spacing; a die's
+//! The words are read as [`Move`]'s `Display` writes them, with any case and spacing, and in the
+//! older words that numbered the dice, the cards and the squares from 0 (`die 1 as 4: gain red
+//! (card 0, square 1)` is `second die as 4: gain red (deck card, square 2)`); a die's
 //! use names the number it is turned to (`as 4`), since a move is the same whatever the die
 //! showed. A line of `coe solve`'s turn-by-turn text holds several moves joined by `; `: each is
 //! one entry of a record's `moves`. The `tuck ...` notes of that text are not moves (tucks happen
@@ -23,9 +25,10 @@ pub struct NotAMove {
 }
 
 /// The forms a move takes in words, for messages.
-pub const FORMS: &str = "expected one of `start on hex H`, `die D as F: gain COLOUR (card C, square S)`, \
-`die D as F: place on hex H`, `die D: gain a worker` (an `as F` may be followed by `(free shift)` or \
-`(no free shift)`), `red: place on hex H`, `white: gain COLOUR`, `return COLOUR`, `pass`";
+pub const FORMS: &str = "expected one of `start on hex H`, `first die as F: gain COLOUR (deck card, square S)` \
+(or `discard card`; squares 1 to 3 from the top), `second die as F: place on hex H`, `first die: gain a \
+worker` (an `as F` may be followed by `(free shift)` or `(no free shift)`), `red: place on hex H`, \
+`white: gain COLOUR`, `return COLOUR`, `pass`";
 
 impl FromStr for Move {
     type Err = NotAMove;
@@ -62,23 +65,42 @@ impl FromStr for Move {
         if let Some(rest) = t.strip_prefix("red: place on hex ") {
             return Ok(Move::Chain { hex: number(rest, "red's hex")? });
         }
-        let Some(rest) = t.strip_prefix("die ") else { return Err(fail(FORMS)) };
+        // `first die ...` and `second die ...`, or the older `die 0 ...` and `die 1 ...`.
+        let (named, rest) = if let Some(rest) = t.strip_prefix("first die") {
+            (Some(0), rest)
+        } else if let Some(rest) = t.strip_prefix("second die") {
+            (Some(1), rest)
+        } else if let Some(rest) = t.strip_prefix("die ") {
+            (None, rest)
+        } else {
+            return Err(fail(FORMS));
+        };
         let Some((head, action)) = rest.split_once(':') else {
-            return Err(fail("a die's use is `die D ...: ` then what it does (a colon after the die)"));
+            return Err(fail("a die's use is `first die ...: ` then what it does (a colon after the die)"));
+        };
+        let head = head.trim();
+        let (die, turned) = match named {
+            Some(die) if head.is_empty() => (die, None),
+            Some(die) => match head.strip_prefix("as ") {
+                Some(turned) => (die, Some(turned.trim())),
+                None => return Err(fail("a die's use is `first die as F: ...` or `first die: gain a worker`")),
+            },
+            None => match head.split_once(" as ") {
+                Some((die, turned)) => (number(die, "the die")?, Some(turned.trim())),
+                None => (number(head, "the die")?, None),
+            },
         };
         let action = action.trim();
-        let (die, turned) = match head.split_once(" as ") {
-            Some((die, turned)) => (number(die, "the die")?, Some(turned.trim())),
-            None => (number(head, "the die")?, None),
-        };
         if action == "gain a worker" {
             return match turned {
                 None => Ok(Move::Worker { die }),
-                Some(_) => Err(fail("a worker is gained with the die as it is: `die D: gain a worker`")),
+                Some(_) => Err(fail("a worker is gained with the die as it is: `first die: gain a worker`")),
             };
         }
         let Some(turned) = turned else {
-            return Err(fail("a die that gains or places a cube names the number it is turned to: `die D as F: ...`"));
+            return Err(fail(
+                "a die that gains or places a cube names the number it is turned to: `first die as F: ...`",
+            ));
         };
         let (face, free_shift) = if let Some(face) = turned.strip_suffix("(free shift)") {
             (face, Some(true))
@@ -93,25 +115,28 @@ impl FromStr for Move {
         }
         if let Some(gain) = action.strip_prefix("gain ") {
             let Some((c, place)) = gain.split_once('(') else {
-                return Err(fail("a gain names its square: `gain COLOUR (card C, square S)`"));
+                return Err(fail("a gain names its card and square: `gain COLOUR (deck card, square S)`"));
             };
             let place = place.trim().strip_suffix(')').unwrap_or(place);
             let Some((card, square)) = place.split_once(',') else {
-                return Err(fail("a gain names its square: `gain COLOUR (card C, square S)`"));
+                return Err(fail("a gain names its card and square: `gain COLOUR (deck card, square S)`"));
             };
-            let card = card.trim().strip_prefix("card ").ok_or_else(|| fail("expected `card C` (0 or 1)"))?;
-            let square = square.trim().strip_prefix("square ").ok_or_else(|| fail("expected `square S` (0 to 2)"))?;
-            return Ok(Move::Gain {
-                die,
-                face,
-                card: number(card, "the card")?,
-                square: number(square, "the square")?,
-                colour: colour(c)?,
-                free_shift,
-            });
+            let (card, square) = (card.trim(), square.trim());
+            let square_number = square.strip_prefix("square ").ok_or_else(|| fail("expected `square S` (1 to 3)"))?;
+            let (card, square) = match card {
+                "deck card" => (0, number(square_number, "the square")?.checked_sub(1)),
+                "discard card" => (1, number(square_number, "the square")?.checked_sub(1)),
+                _ => {
+                    let card =
+                        card.strip_prefix("card ").ok_or_else(|| fail("expected `deck card` or `discard card`"))?;
+                    (number(card, "the card")?, Some(number(square_number, "the square")?))
+                }
+            };
+            let square = square.ok_or_else(|| fail("the squares are 1 to 3, from the top"))?;
+            return Ok(Move::Gain { die, face, card, square, colour: colour(c)?, free_shift });
         }
         Err(fail(
-            "a die places a cube (`place on hex H`), gains one (`gain COLOUR (card C, square S)`) or gains a worker",
+            "a die places a cube (`place on hex H`), gains one (`gain COLOUR (deck card, square S)`) or gains a worker",
         ))
     }
 }
@@ -152,14 +177,30 @@ mod tests {
         }
     }
 
+    /// The older words, which numbered the dice, cards and squares from 0, read as the same moves.
+    #[test]
+    fn the_older_words_read_as_the_same_moves() {
+        let read = |t: &str| t.parse::<Move>().expect(t).to_string();
+        assert_eq!(read("die 1 as 4: gain red (card 0, square 1)"), "second die as 4: gain red (deck card, square 2)");
+        assert_eq!(
+            read("die 0 as 2: gain green (card 1, square 0)"),
+            "first die as 2: gain green (discard card, square 1)"
+        );
+        assert_eq!(read("die 0 as 5: place on hex 14"), "first die as 5: place on hex 14");
+        assert_eq!(read("die 1: gain a worker"), "second die: gain a worker");
+    }
+
     #[test]
     fn words_that_are_not_a_move_say_what_was_expected() {
         let err = |t: &str| t.parse::<Move>().expect_err(t).to_string();
         assert!(err("die 0: place on hex 7").contains("names the number it is turned to"));
+        assert!(err("first die: place on hex 7").contains("names the number it is turned to"));
+        assert!(err("first die as 3: gain red (deck card, square 0)").contains("1 to 3"));
+        assert!(err("second die 3: place on hex 7").contains("first die as F"));
         assert!(err("tuck 1 Alps").contains("by itself"));
         assert!(err("white: gain purple").contains("not a colour"));
         assert!(err("move the train").contains("expected one of"));
         assert!(err("die x as 3: place on hex 2").contains("the die: expected a number"));
-        assert!(err("die 0 as 3: gain red").contains("names its square"));
+        assert!(err("die 0 as 3: gain red").contains("names its card and square"));
     }
 }

@@ -297,6 +297,18 @@ impl<'de> Visitor<'de> for ActionVisitor {
     }
 }
 
+/// A locomotive, a display column or an objective card's column in words, from its number in
+/// records (0 for the first): `first`, `second`, `third`, `fourth`.
+pub fn ordinal(n: u8) -> String {
+    match n {
+        0 => "first".into(),
+        1 => "second".into(),
+        2 => "third".into(),
+        3 => "fourth".into(),
+        n => format!("{}th", u16::from(n) + 1),
+    }
+}
+
 impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
@@ -325,15 +337,18 @@ impl fmt::Display for Action {
             Action::NoLay => write!(f, "no tile fits: lay nothing"),
             Action::BuildLocomotive { at } => write!(f, "build the second locomotive at the station on {at}"),
             Action::Coal => write!(f, "spend 1 coal for 1 movement point"),
-            Action::Move { locomotive, to } => write!(f, "locomotive {locomotive} moves to {to}"),
+            Action::Move { locomotive, to } => write!(f, "the {} locomotive moves to {to}", ordinal(locomotive)),
             Action::Pickup => write!(f, "pick up"),
-            Action::Deliver { objective: Some(c) } => write!(f, "deliver (objective cube to column {c})"),
+            Action::Deliver { objective: Some(c) } => {
+                write!(f, "deliver (objective cube to the {} column's card)", ordinal(c))
+            }
             Action::Deliver { objective: None } => write!(f, "deliver"),
             Action::Passenger => write!(f, "place a passenger"),
             Action::Market { slot, cube } => {
                 write!(
                     f,
-                    "take the tile in display column {slot}{}",
+                    "take the tile in the {} display column{}",
+                    ordinal(slot),
                     if cube { " and place a dividend on the objective card above it" } else { "" }
                 )
             }

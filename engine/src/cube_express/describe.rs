@@ -3,7 +3,7 @@
 //! numbered as in the files, from 0: locomotive 0 and 1, display and objective columns 0 to 3,
 //! seats 0 to 3 (`docs/formats/cube-express-position.md`).
 
-use super::action::{Action, Lay};
+use super::action::{Action, Lay, ordinal};
 use super::board::Piece;
 use super::game::Game;
 use super::resource::Resources;
@@ -65,9 +65,9 @@ impl Game {
             ),
             Action::Lay(lay) => self.describe_lay(&lay, after.as_ref()),
             Action::NoLay => "no tile of the hand fits anywhere, either side up: lay nothing".to_string(),
-            Action::BuildLocomotive { at } => format!(
-                "build the second locomotive (locomotive 1) at {colour}'s station on {at}, for 1 coal and 1 iron"
-            ),
+            Action::BuildLocomotive { at } => {
+                format!("build the second locomotive at {colour}'s station on {at}, for 1 coal and 1 iron")
+            }
             Action::Coal => match after.as_ref() {
                 Some(g) => format!("spend 1 coal for 1 more movement point ({} left)", g.movement_left()),
                 None => "spend 1 coal for 1 more movement point".to_string(),
@@ -77,10 +77,11 @@ impl Game {
                 let from = from.map_or_else(String::new, |c| format!(" from {c}"));
                 match after.as_ref() {
                     Some(g) => format!(
-                        "locomotive {locomotive} moves{from} to {to} ({} left)",
+                        "the {} locomotive moves{from} to {to} ({} left)",
+                        ordinal(locomotive),
                         plural(g.movement_left(), "movement point")
                     ),
-                    None => format!("locomotive {locomotive} moves{from} to {to}"),
+                    None => format!("the {} locomotive moves{from} to {to}", ordinal(locomotive)),
                 }
             }
             Action::Pickup => {
@@ -122,7 +123,7 @@ impl Game {
                         Some(c) => {
                             let card = self.content().objective(self.objectives()[usize::from(c) % 4]);
                             let name = card.map_or_else(String::new, |o| format!(" ({})", o.name));
-                            out.push_str(&format!(", and a cube on the objective card in column {c}{name}"));
+                            out.push_str(&format!(", and a cube on the {} column's objective card{name}", ordinal(c)));
                         }
                         None if self.is_solo() => {
                             out.push_str(", and the third cube back to the reserve (no objective card in play)")
@@ -159,7 +160,8 @@ impl Game {
                 let card = self.objectives().get(usize::from(slot)).and_then(|&id| self.content().objective(id));
                 let name = card.map_or_else(String::new, |o| format!(" ({})", o.name));
                 format!(
-                    "take {tile} from display column {slot}{}",
+                    "take {tile} from the {} display column{}",
+                    ordinal(slot),
                     if cube {
                         format!(" and place a dividend on the objective card above it{name}")
                     } else {

@@ -208,7 +208,7 @@ pub enum Illegal {
         paid: u8,
     },
     /// A locomotive that cannot move this way.
-    #[error("locomotive {locomotive} cannot move to {to}: {why}")]
+    #[error("the {} locomotive cannot move to {to}: {why}", super::action::ordinal(*.locomotive))]
     Move {
         /// 0 for the first, 1 for the second.
         locomotive: u8,
@@ -546,7 +546,7 @@ impl Game {
             return format!("it lies on the map at {}", t.cell);
         }
         if let Some(c) = self.display.iter().position(|&d| d == Some(tile)) {
-            return format!("it lies in display column {c}");
+            return format!("it lies in the {} display column", super::action::ordinal(c as u8));
         }
         if let Some(p) = self.players.iter().find(|p| p.hand.contains(&tile)) {
             return format!("it is in {}'s hand", p.colour);

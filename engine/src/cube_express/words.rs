@@ -12,9 +12,10 @@ use crate::grid::square::Cell;
 
 /// What a string action may say, for the error of one that says none of it.
 pub const EXPECTED: &str = "an action in the words the text output prints, such as \"lay tile 12 front up on [1, 0], \
-     turned 1 quarter turn clockwise, and take its factory action\", \"locomotive 0 moves to [1, 0]\", \"pick up\", \
-     \"deliver (objective cube to column 2)\", \"place a passenger\", \"spend 1 coal\", \"take the tile in display \
-     column 3 and place a dividend on the objective card above it\", \"no market\" or \"end the turn\"";
+     turned 1 quarter turn clockwise, and take its factory action\", \"the first locomotive moves to [1, 0]\", \"pick \
+     up\", \"deliver (objective cube to the third column's card)\", \"place a passenger\", \"spend 1 coal\", \"take \
+     the tile in the fourth display column and place a dividend on the objective card above it\", \"no market\" or \
+     \"end the turn\"";
 
 /// Reads one action in words; the error says what was expected.
 pub fn parse_action(words: &str) -> Result<Action, String> {
@@ -55,11 +56,12 @@ pub fn parse_action(words: &str) -> Result<Action, String> {
     if starts("spend 1 coal") || w == "coal" {
         return Ok(Action::Coal);
     }
-    if starts("locomotive") {
-        let locomotive = number_after(w, "locomotive").filter(|&l| l <= 1);
+    if starts("locomotive") || (starts("the ") && w.contains(" locomotive moves")) {
+        // `the first locomotive moves to ...`, or the older `locomotive 0 moves to ...`.
+        let locomotive = ordinal_before(w, " locomotive").or_else(|| number_after(w, "locomotive")).filter(|&l| l <= 1);
         let to = w.rfind(" to ").and_then(|i| cells(&w[i..]).into_iter().next());
         let (Some(locomotive), Some(to)) = (locomotive, to) else {
-            return Err(bad("expected \"locomotive 0 moves to [x, y]\" (locomotive 0 or 1)"));
+            return Err(bad("expected \"the first locomotive moves to [x, y]\" (the first or the second)"));
         };
         return Ok(Action::Move { locomotive, to });
     }
@@ -67,11 +69,13 @@ pub fn parse_action(words: &str) -> Result<Action, String> {
         return Ok(Action::Pickup);
     }
     if starts("deliver") {
-        let objective = w.find("column").map(|i| number_after(&w[i..], "column"));
+        // `... to the third column's card`, or the older `... to column 2`.
+        let objective =
+            w.find("column").map(|i| number_after(&w[i..], "column").or_else(|| ordinal_before(w, " column")));
         return match objective {
             None => Ok(Action::Deliver { objective: None }),
             Some(Some(c)) if c < 4 => Ok(Action::Deliver { objective: Some(c) }),
-            Some(_) => Err(bad("expected the objective card's column, 0 to 3")),
+            Some(_) => Err(bad("expected the objective card's column, the first to the fourth")),
         };
     }
     if starts("place a passenger") || w == "passenger" {
@@ -81,11 +85,13 @@ pub fn parse_action(words: &str) -> Result<Action, String> {
         return Ok(Action::NoMarket);
     }
     if starts("take") && w.contains("display column") {
+        // `the fourth display column`, or the older `display column 3`.
         let slot = w
             .find("display column")
             .and_then(|i| number_after(&w[i..], "display column"))
+            .or_else(|| ordinal_before(w, " display column"))
             .filter(|&s| s < 4)
-            .ok_or_else(|| bad("expected \"display column N\", N from 0 to 3"))?;
+            .ok_or_else(|| bad("expected \"the first display column\" (first to fourth)"))?;
         return Ok(Action::Market { slot, cube: w.contains("place a dividend") });
     }
     if starts("end the turn") || w == "end" {
@@ -131,6 +137,12 @@ fn lay(w: &str) -> Result<Lay, String> {
 }
 
 /// The first whole number after `prefix` in `w` (which starts with or contains it).
+/// The number of the ordinal word just before `suffix` in `w` (`the third column` gives 2).
+fn ordinal_before(w: &str, suffix: &str) -> Option<u8> {
+    let word = w[..w.find(suffix)?].split_whitespace().last()?;
+    (0..4).find(|&n| super::action::ordinal(n) == word)
+}
+
 fn number_after(w: &str, prefix: &str) -> Option<u8> {
     let i = w.find(prefix)? + prefix.len();
     let rest = w[i..].trim_start();
@@ -220,8 +232,23 @@ mod tests {
     #[test]
     fn words_that_name_no_action_are_refused_saying_what_was_expected() {
         let e = parse_action("jump to [1, 1]").expect_err("refused");
-        assert!(e.contains("\"jump to [1, 1]\"") && e.contains("locomotive 0 moves to"), "{e}");
+        assert!(e.contains("\"jump to [1, 1]\"") && e.contains("the first locomotive moves to"), "{e}");
         assert!(parse_action("locomotive 2 moves to [0, 0]").is_err());
+        assert!(parse_action("the third locomotive moves to [0, 0]").is_err());
         assert!(parse_action("take the tile in display column 7").is_err());
+        assert!(parse_action("take the tile in the fifth display column").is_err());
+    }
+
+    /// The older words, which numbered locomotives and columns from 0, read as the same actions.
+    #[test]
+    fn the_older_words_read_as_the_same_actions() {
+        let same = |old: &str, new: &str| assert_eq!(parse_action(old), parse_action(new), "{old} / {new}");
+        same("locomotive 1 moves to [2, 3]", "the second locomotive moves to [2, 3]");
+        same("take the tile in display column 0", "take the tile in the first display column");
+        same("deliver (objective cube to column 2)", "deliver (objective cube to the third column's card)");
+        assert_eq!(
+            parse_action("the second locomotive moves to [2, 3]").map(|a| a.to_string()).as_deref(),
+            Ok("the second locomotive moves to [2, 3]")
+        );
     }
 }

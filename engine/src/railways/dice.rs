@@ -73,11 +73,13 @@ pub enum Die {
     Terrain(u8),
 }
 
+/// A die as a player names it: the first or the second track or terrain die, in the order a
+/// roll writes them (`SS,CC,plains,any`: the track dice, then the terrain dice).
 impl fmt::Display for Die {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Die::Track(i) => write!(f, "track die {i}"),
-            Die::Terrain(i) => write!(f, "terrain die {i}"),
+            Die::Track(i) => write!(f, "{} track die", if *i == 0 { "first" } else { "second" }),
+            Die::Terrain(i) => write!(f, "{} terrain die", if *i == 0 { "first" } else { "second" }),
         }
     }
 }
@@ -113,8 +115,8 @@ impl Roll {
         self
     }
 
-    /// The two pairs of a pairing: `crossed` false pairs track die 0 with terrain die 0 and
-    /// track die 1 with terrain die 1; true pairs them the other way (dice numbered from 0).
+    /// The two pairs of a pairing: `crossed` false pairs first track die with first terrain die and
+    /// second track die with second terrain die; true pairs them the other way (dice numbered from 0).
     pub const fn pairs(self, crossed: bool) -> [(TrackFace, TerrainFace); 2] {
         let (a, b) = if crossed { (1, 0) } else { (0, 1) };
         [(self.track[0], self.terrain[a]), (self.track[1], self.terrain[b])]

@@ -93,7 +93,7 @@ pub enum Action {
     },
     /// The pairing of the dice.
     Pair {
-        /// False: track die 0 with terrain die 0 (and 1 with 1); true: track die 0 with terrain
+        /// False: first track die with first terrain die (and the second with the second); true: first track die with terrain
         /// die 1.
         crossed: bool,
     },

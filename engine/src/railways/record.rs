@@ -90,8 +90,8 @@ pub enum Move {
         /// The faces after.
         roll: Roll,
     },
-    /// The pairing: false pairs track die 0 with terrain die 0 (and 1 with 1), true track die 0
-    /// with terrain die 1.
+    /// The pairing: false pairs first track die with first terrain die (and the second with the second), true first track die
+    /// with second terrain die.
     Pair {
         /// The other pairing.
         crossed: bool,
@@ -153,7 +153,7 @@ pub fn roll_words(roll: Roll) -> String {
 
 impl fmt::Display for Move {
     /// The words [`Move::from_str`] reads back: `roll SS,SC,plains,any` (`red rolls ...` with
-    /// the player), `reroll terrain die 0 and track die 1: SS,CC,water,any`, `pair straight`
+    /// the player), `reroll first terrain die and second track die: SS,CC,water,any`, `pair straight`
     /// or `pair crossed`, `build e-w on [5, 4] with slot 0`, `end`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -174,7 +174,7 @@ impl std::str::FromStr for Move {
     type Err = String;
     /// A move in words, as the text output prints it (case and extra spaces do not matter):
     /// `roll SS,SC,plains,any` (or `red rolls SS,SC,plains,any`, or `roll` with the faces'
-    /// full names), `reroll terrain die 0: SS,SC,water,any` (one or two dice joined by `and`,
+    /// full names), `reroll first terrain die: SS,SC,water,any` (one or two dice joined by `and`,
     /// then all four dice after), `pair straight` or `pair crossed`,
     /// `build [straight|curved] e-w on [5, 4] [with] slot 0`, `end` (or `end the turn`).
     fn from_str(text: &str) -> Result<Move, String> {
@@ -196,10 +196,13 @@ impl std::str::FromStr for Move {
                 let dice = dice
                     .split(" and ")
                     .map(|d| match d.split_whitespace().collect::<Vec<_>>().as_slice() {
-                        ["track", "die", i @ ("0" | "1")] => Ok(Die::Track(i.parse().unwrap_or(0))),
-                        ["terrain", "die", i @ ("0" | "1")] => Ok(Die::Terrain(i.parse().unwrap_or(0))),
+                        [n @ ("first" | "second"), "track", "die"] => Ok(Die::Track(u8::from(*n == "second"))),
+                        [n @ ("first" | "second"), "terrain", "die"] => Ok(Die::Terrain(u8::from(*n == "second"))),
+                        // The older words, numbered from 0.
+                        ["track", "die", i @ ("0" | "1")] => Ok(Die::Track(u8::from(*i == "1"))),
+                        ["terrain", "die", i @ ("0" | "1")] => Ok(Die::Terrain(u8::from(*i == "1"))),
                         _ => Err(fail(&format!(
-                            "{:?} is not a die: expected track die 0 or 1, terrain die 0 or 1",
+                            "{:?} is not a die: expected the first or second track die, the first or second terrain die",
                             d.trim()
                         ))),
                     })

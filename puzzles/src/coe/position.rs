@@ -38,7 +38,7 @@ pub struct Setup {
     pub instance: Instance,
     /// The rule options (the defaults: a whole game, a workers track of 6).
     pub rules: RulesSetup,
-    /// The moves already played from the start, in words (`die 0 as 4: place on hex 7`).
+    /// The moves already played from the start, in words (`first die as 4: place on hex 7`).
     pub moves: Vec<String>,
 }
 

@@ -38,7 +38,7 @@ pub static RAILWAYS_ROLL: RailwaysRoll = RailwaysRoll;
 const THEMES: &[Theme] = &[
     Theme {
         name: "crossed-pairing",
-        description: "The answer pairs track die 0 with terrain die 1 (and 1 with 0): the pairing as rolled cannot do it.",
+        description: "The answer pairs first track die with second terrain die (and the second with the first): the pairing as rolled cannot do it.",
     },
     Theme { name: "crossing", description: "The answer lays a tile over another player's track." },
     Theme { name: "link-city", description: "The answer links one of the player's cities this turn." },

@@ -11,8 +11,6 @@ use crate::page::{Board, TurningBoards};
 
 /// The state under a picture's title.
 fn state(game: &Game<'_>) -> String {
-    let dice: Vec<String> =
-        game.dice().iter().enumerate().filter_map(|(i, d)| d.map(|v| format!("die {i}: {v}"))).collect();
     let held: Vec<String> = Colour::ALL
         .iter()
         .filter(|c| game.inventory()[c.index()] > 0)
@@ -21,7 +19,7 @@ fn state(game: &Game<'_>) -> String {
     format!(
         "{} · {} · workers {} · inventory {} · score so far {}",
         if game.is_over() { "game over".to_owned() } else { format!("turn {}", game.turn() + 1) },
-        if dice.is_empty() { "no die left".to_owned() } else { dice.join(", ") },
+        signalbox_engine::coe::dice_words(game.dice()),
         game.workers(),
         if held.is_empty() { "empty".to_owned() } else { held.join(", ") },
         game.score().total()

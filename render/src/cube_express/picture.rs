@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use signalbox_engine::cube_express::action::Action;
+use signalbox_engine::cube_express::action::{Action, ordinal};
 use signalbox_engine::cube_express::board::{Piece, Placed};
 use signalbox_engine::cube_express::colour::Colour;
 use signalbox_engine::cube_express::describe::plural;
@@ -401,9 +401,9 @@ impl<'a> Picture<'a> {
                 })
                 .collect();
             let name = if self.several {
-                format!("turn {}, locomotive {}", run.turn + 1, run.locomotive)
+                format!("turn {}, the {} locomotive", run.turn + 1, ordinal(run.locomotive))
             } else {
-                format!("locomotive {}", run.locomotive)
+                format!("the {} locomotive", ordinal(run.locomotive))
             };
             g = g.add(
                 Polyline::new()
@@ -482,9 +482,9 @@ impl<'a> Picture<'a> {
         }
         for (k, run) in self.runs.iter().enumerate() {
             let name = if self.several {
-                format!("turn {}, locomotive {}", run.turn + 1, run.locomotive)
+                format!("turn {}, the {} locomotive", run.turn + 1, ordinal(run.locomotive))
             } else {
-                format!("locomotive {}", run.locomotive)
+                format!("the {} locomotive", ordinal(run.locomotive))
             };
             rows.push((
                 Glyph::Path(PATH_COLOURS[k % PATH_COLOURS.len()]),

@@ -121,7 +121,7 @@ pub fn kind(game: &Game<'_>, mv: Move) -> String {
     use signalbox_engine::coe::game::Pending;
     match mv {
         Move::Start { .. } => "start space".into(),
-        Move::Gain { die, .. } | Move::Place { die, .. } | Move::Worker { die } => format!("die {die}"),
+        Move::Gain { die, .. } | Move::Place { die, .. } | Move::Worker { die } => signalbox_engine::coe::die_name(die),
         Move::Chain { .. } => "red chain".into(),
         Move::Take { .. } => "white gain".into(),
         Move::Return { .. } => "overflow return".into(),
