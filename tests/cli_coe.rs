@@ -342,3 +342,49 @@ fn solve_text_names_the_dice_as_its_json_record_numbers_them() {
     assert_eq!(from_text, from_json, "{text}");
     assert!(from_json.iter().all(|&d| d <= 1));
 }
+
+/// `coe standing`: the seed's maximum and the score's place and percentile among the fair
+/// player's games, recomputed here from the shipped table; text and JSON agree; a score no line
+/// reaches and a bad table are refused with exit 2.
+#[test]
+fn standing_places_a_score_among_the_fair_players_games() {
+    let table = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/reports/cubes-of-europe-standings.csv"))
+        .expect("the table");
+    let rows: Vec<Vec<u32>> = table
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("seed"))
+        .map(|l| l.split(',').map(|x| x.parse().expect("a number")).collect())
+        .collect();
+    assert_eq!(rows.len(), 10_000);
+    let unproven = rows.iter().find(|r| r[1] != r[2]).expect("an unproven seed").clone();
+    for (seed, score) in [(1u32, 35u32), (2, 12), (unproven[0], unproven[1])] {
+        let row = rows.iter().find(|r| r[0] == seed).expect("the seed's row");
+        let (code, out, err) =
+            run(&["coe", "standing", "--seed", &seed.to_string(), "--score", &score.to_string(), "--json"]);
+        assert_eq!(code, Some(0), "{err}");
+        let v: Value = serde_json::from_str(&out).expect("JSON");
+        let above = rows.iter().filter(|r| r[3] > score).count() as u64;
+        let equal = rows.iter().filter(|r| r[3] == score).count() as u64;
+        assert_eq!(v["among_fair"]["above"], above);
+        assert_eq!(v["among_fair"]["equal"], equal);
+        assert_eq!(v["among_fair"]["place"], above + 1);
+        let percentile = 100.0 * (10_000 - above - equal) as f64 / 10_000.0 + 50.0 * equal as f64 / 10_000.0;
+        assert!((v["among_fair"]["percentile"].as_f64().expect("a number") - percentile).abs() <= 0.05, "{v}");
+        assert_eq!(v["maximum"]["score"], row[1]);
+        assert_eq!(v["maximum"]["proven"], row[1] == row[2]);
+        assert_eq!(v["fair_on_seed"], row[3]);
+        let (_, text, _) = run(&["coe", "standing", "--seed", &seed.to_string(), "--score", &score.to_string()]);
+        assert!(text.contains(&format!("place {} of 10000", above + 1)), "{text}");
+        assert!(text.contains(if row[1] == row[2] { "proven" } else { "not proven" }), "{text}");
+    }
+    let (code, _, err) = run(&["coe", "standing", "--seed", "1", "--score", "60"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("no line of play scores 60 on seed 1"), "{err}");
+    let bad = std::env::temp_dir().join(format!("signalbox-standing-{}.csv", std::process::id()));
+    std::fs::write(&bad, "seed,maximum,upper_bound,fair\n1,44,44,30\n2,forty,44,30\n").expect("write");
+    let (code, _, err) =
+        run(&["coe", "standing", "--seed", "1", "--score", "30", "--table", bad.to_str().expect("path")]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("line 3") && err.contains("the maximum: a number"), "{err}");
+    let _ = std::fs::remove_file(&bad);
+}

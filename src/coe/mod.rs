@@ -17,6 +17,7 @@ pub mod selfplay;
 mod new;
 mod play;
 mod solve;
+mod standing;
 mod table;
 
 /// The Cubes of Europe commands.
@@ -155,6 +156,16 @@ enum Command {
     ///   signalbox coe selfplay --seeds 1..1000 --policy greedy --out greedy.jsonl --hindsight reports/cubes-of-europe-seeds.jsonl
     #[command(verbatim_doc_comment)]
     Selfplay(selfplay::SelfplayArgs),
+    /// Where a result stands: a seed and a final score give the seed's maximum (the best score
+    /// knowing every die and card to come, proven by `coe batch`), and the score's place and
+    /// percentile among the fair player's games of seeds 1 to 10,000 (the player of `coe selfplay
+    /// --policy fair`, who sees only what a player sees; reports/cubes-of-europe-fair-play.md).
+    ///
+    /// Examples:
+    ///   signalbox coe standing --seed 1 --score 35
+    ///   signalbox coe standing --seed 648 --score 39 --json
+    #[command(verbatim_doc_comment)]
+    Standing(standing::StandingArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -211,6 +222,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Command::Analyse(a) => analyse::run(a),
         Command::Advise(a) => advise::run(a),
         Command::Selfplay(a) => selfplay::run(a),
+        Command::Standing(a) => standing::run(a),
         Command::New(a) => {
             let catalogue = load_content(a.content.as_deref())?;
             new::run(a, &catalogue)

@@ -8,6 +8,7 @@
 //!   line, then branch and bound over turn positions on threads, then the canonical line.
 //! - [`fair`]: the fair-play value: the expected final score under the best play without
 //!   knowing the future dice and cards; exact near the end, estimated by playouts before.
+//! - [`standing`]: where a seed's score stands against its maximum and the fair player's games.
 //! - [`naive`]: a deliberately naive search over every line of play (no pruning, no table, its
 //!   moves every move a record can write that the rules allow, not the engine's move list), the
 //!   reference the solver is tested against on shortened games.
@@ -19,3 +20,4 @@ pub mod fair;
 pub mod fair_naive;
 pub mod naive;
 pub mod search;
+pub mod standing;

@@ -68,7 +68,8 @@ impl Table {
             let [seed, maximum, upper_bound, fair] = fields.as_slice() else {
                 return Err(fail("four numbers: seed, maximum, upper bound, fair score"));
             };
-            let number = |s: &str, what: &str| s.parse::<u32>().map_err(|_| fail(&format!("{what}: a number, not `{s}`")));
+            let number =
+                |s: &str, what: &str| s.parse::<u32>().map_err(|_| fail(&format!("{what}: a number, not `{s}`")));
             let seed = seed.parse::<u64>().map_err(|_| fail(&format!("the seed: a number, not `{seed}`")))?;
             let l = SeedLine {
                 seed,
@@ -95,15 +96,19 @@ impl Table {
         &self.lines
     }
 
-    /// Where `score` on `seed` stands.
-    pub fn standing(&self, seed: u64, score: u32) -> Standing {
+    /// Where `score` on `seed` stands; refused when the table's bound for the seed says no line
+    /// of play scores that much.
+    pub fn standing(&self, seed: u64, score: u32) -> Result<Standing, ImpossibleScore> {
         let games = self.lines.len();
         let above = self.lines.iter().filter(|l| l.fair > score).count();
         let equal = self.lines.iter().filter(|l| l.fair == score).count();
         let below = games - above - equal;
         let line = self.lines.binary_search_by_key(&seed, |l| l.seed).ok().map(|i| self.lines[i]);
+        if let Some(l) = line.filter(|l| score > l.upper_bound) {
+            return Err(ImpossibleScore { seed, score, upper_bound: l.upper_bound });
+        }
         let mean = self.lines.iter().map(|l| f64::from(l.fair)).sum::<f64>() / games as f64;
-        Standing {
+        Ok(Standing {
             seed,
             score,
             rank_name: rank_of(score).to_owned(),
@@ -125,8 +130,20 @@ impl Table {
                 percentile: round1(100.0 * (below as f64 + equal as f64 / 2.0) / games as f64),
                 mean: round2(mean),
             },
-        }
+        })
     }
+}
+
+/// A score no line of play reaches on its seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("no line of play scores {score} on seed {seed}: at most {upper_bound}, knowing every die and card")]
+pub struct ImpossibleScore {
+    /// The seed.
+    pub seed: u64,
+    /// The score given.
+    pub score: u32,
+    /// The most any line scores on the seed.
+    pub upper_bound: u32,
 }
 
 fn round1(x: f64) -> f64 {
@@ -214,8 +231,8 @@ impl std::fmt::Display for Standing {
         let a = self.among_fair;
         writeln!(
             f,
-            "Among the fair player's {} games of seeds {} to {} (mean {:.2}): place {} (ties share a place); {} scored more, {} the same, {} less: percentile {:.1}.",
-            a.games, a.first_seed, a.last_seed, a.mean, a.place, a.above, a.equal, a.below, a.percentile
+            "Among the fair player's {} games of seeds {} to {} (mean {:.2}): place {} of {} (ties share a place); {} scored more, {} the same, {} less: percentile {:.1}.",
+            a.games, a.first_seed, a.last_seed, a.mean, a.place, a.games, a.above, a.equal, a.below, a.percentile
         )?;
         if let Some(fair) = self.fair_on_seed {
             writeln!(f, "The fair player, who sees only what a player sees, scored {fair} on this seed.")?;
@@ -233,15 +250,16 @@ mod tests {
     #[test]
     fn a_score_is_placed_among_the_fair_games_with_ties_sharing_a_place() {
         let t = Table::parse(SMALL).expect("reads");
-        let s = t.standing(2, 30);
+        let s = t.standing(2, 30).expect("a possible score");
         assert_eq!((s.among_fair.above, s.among_fair.equal, s.among_fair.below), (1, 2, 1));
         assert_eq!(s.among_fair.place, 2);
         assert_eq!(s.among_fair.percentile, 50.0);
         assert_eq!(s.maximum, Some(Maximum { score: 40, upper_bound: 42, proven: false, short_of_it: 10 }));
         assert_eq!(s.fair_on_seed, Some(35));
-        assert_eq!(t.standing(9, 50).maximum, None);
-        assert_eq!(t.standing(9, 50).among_fair.percentile, 100.0);
-        assert_eq!(t.standing(1, 0).among_fair.place, 5);
+        let unknown = t.standing(9, 50).expect("no bound for a seed the table lacks");
+        assert_eq!((unknown.maximum, unknown.among_fair.percentile), (None, 100.0));
+        assert_eq!(t.standing(1, 0).expect("possible").among_fair.place, 5);
+        assert_eq!(t.standing(2, 43), Err(ImpossibleScore { seed: 2, score: 43, upper_bound: 42 }));
     }
 
     #[test]
