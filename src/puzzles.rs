@@ -156,10 +156,14 @@ enum Command {
     ///
     /// Examples:
     ///   signalbox puzzles book puzzles/collections/coe-max --html coe-book.html
+    ///   signalbox puzzles book puzzles/collections/railways-roll --html club.html --title "Club night: one roll"
     #[command(verbatim_doc_comment)]
     Book {
         /// The collection folder.
         dir: PathBuf,
+        /// The book's title (default: the kind of puzzle's, such as "Reach the maximum").
+        #[arg(long)]
+        title: Option<String>,
         /// The book's HTML file.
         #[arg(long, value_name = "FILE")]
         html: PathBuf,
@@ -333,14 +337,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             anyhow::ensure!(solved, "the answer does not solve the puzzle");
             Ok(())
         }
-        Command::Book { dir, html, pdf, no_pdf, force } => {
+        Command::Book { dir, title, html, pdf, no_pdf, force } => {
             let pdf = (!no_pdf).then(|| pdf.unwrap_or_else(|| html.with_extension("pdf")));
             check_new(&html, force)?;
             if let Some(pdf) = &pdf {
                 check_new(pdf, force)?;
             }
             let made = collection::read(&dir).map_err(puzzle_error)?;
-            let book = signalbox_puzzles::book::book(&made).map_err(puzzle_error)?;
+            let book = signalbox_puzzles::book::book(&made, title.as_deref()).map_err(puzzle_error)?;
             let page = signalbox_render::book::book_page(&book);
             write_new(&html, &page, force)?;
             say!("wrote {} ({} puzzles)", html.display(), made.puzzles.len());

@@ -417,7 +417,8 @@ fn every_shipped_puzzle_book_opens_cleanly_and_prints_within_a_page_per_puzzle()
 }
 
 /// `puzzles book` writes the HTML and prints its PDF with headless Chromium: a page or fewer per
-/// puzzle; an existing PDF is not replaced without --force.
+/// puzzle, titled as asked, no formula in the preface; an existing PDF is not replaced without
+/// --force.
 #[test]
 fn the_book_command_prints_a_pdf_beside_the_page() {
     let dir = temp_path("book-cli", "collection");
@@ -430,10 +431,14 @@ fn the_book_command_prints_a_pdf_beside_the_page() {
     let pdf = html.with_extension("pdf");
     let _ = std::fs::remove_file(&html);
     let _ = std::fs::remove_file(&pdf);
-    let (code, out, err) = run(&["puzzles", "book", d, "--html", html.to_str().expect("path")]);
+    let (code, out, err) =
+        run(&["puzzles", "book", d, "--html", html.to_str().expect("path"), "--title", "Club night: links"]);
     assert_eq!(code, Some(0), "{out}{err}");
     let pages = pdf_pages(&std::fs::read(&pdf).expect("the PDF beside the page"));
     assert!(pages > 0 && pages <= 4, "{pages} pages for 4 puzzles");
+    let page = std::fs::read_to_string(&html).expect("the page");
+    assert!(page.contains("<h1>Club night: links</h1>"), "the title given is the book's");
+    assert!(!page.contains("Rating ="), "no formula in the preface");
     let _ = std::fs::remove_file(&html);
     let (code, _, err) = run(&["puzzles", "book", d, "--html", html.to_str().expect("path")]);
     assert_eq!(code, Some(2), "the PDF left from before is not replaced: {err}");

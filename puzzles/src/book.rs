@@ -30,8 +30,8 @@ pub fn grade_line(puzzle: &Puzzle) -> String {
     format!("{}, rating {} ({})", puzzle.grade.difficulty, number(puzzle.grade.rating), factors.join(", "))
 }
 
-/// The book of a collection.
-pub fn book(collection: &Collection) -> Result<Book, PuzzleError> {
+/// The book of a collection, titled `title` (default: the puzzle kind's title).
+pub fn book(collection: &Collection, title: Option<&str>) -> Result<Book, PuzzleError> {
     let m = &collection.manifest;
     let kind = find(&m.kind)?;
     let mut puzzles = Vec::with_capacity(collection.puzzles.len());
@@ -50,14 +50,19 @@ pub fn book(collection: &Collection) -> Result<Book, PuzzleError> {
     }
     Ok(Book {
         game: kind.game().to_string(),
-        title: kind.title().to_string(),
+        title: title.map_or_else(|| kind.title().to_string(), str::to_owned),
         intro: vec![
             format!(
                 "Each puzzle has exactly one answer: the solver searched every other distinct answer, and \
                  each falls short of it by at least {}.",
                 amount(m.margin, kind.unit())
             ),
-            format!("How the puzzles are graded: {}", kind.grading()),
+            format!(
+                "The puzzles are graded easy, medium or hard: a puzzle is harder when the simple technique \
+                 ({}) misses its answer, when other answers come close to it, and when the answer is longer. \
+                 The rating's formula is in docs/formats/puzzles.md; the answer key gives each puzzle's grade.",
+                kind.simple_technique()
+            ),
             "To check an answer of your own: signalbox puzzles try PUZZLE.json \"ANSWER\", in the words the \
              answer key uses."
                 .to_string(),

@@ -107,6 +107,23 @@ fn request(count: usize, seed: u64) -> Request {
 
 /// A collection is made, every puzzle checks clean against a fresh solve, and its answer solves
 /// it; an answer in other spacing and case, and in another order of a turn's moves, solves too.
+/// The text of a picture's `<text>` elements, joined by spaces, entities read.
+fn drawn_text(svg: &str) -> String {
+    let mut out = Vec::new();
+    for part in svg.split("<text").skip(1) {
+        let Some(body) = part.split_once('>').map(|x| x.1) else { continue };
+        let body = body.split("</text>").next().unwrap_or("");
+        out.push(
+            body.replace("&apos;", "'")
+                .replace("&quot;", "\"")
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&amp;", "&"),
+        );
+    }
+    out.join(" ").split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 #[test]
 fn a_collection_checks_clean_and_its_answers_solve() {
     let kind = CoeMax;
@@ -121,7 +138,36 @@ fn a_collection_checks_clean_and_its_answers_solve() {
         assert!(!p.question.is_empty());
         let svg = kind.picture(&p.position, Some(&p.answer)).expect("draws");
         assert!(svg.starts_with("<svg") && svg.contains("the answer places"));
-        kind.picture(&p.position, None).expect("draws without the answer");
+        let question = kind.picture(&p.position, None).expect("draws without the answer");
+        // Every card that can come up before the end, its squares and its effect, the effects in
+        // play and every die are drawn: the puzzle can be solved on paper.
+        let checked = Checked::read(&p.position).expect("reads");
+        let game = checked.game();
+        let left = position::turns_left(&game);
+        let coming = game.deck().iter().rev().skip(1).take(left);
+        for &id in game.market().iter().flatten().chain(coming).chain(game.tucked()) {
+            let card = position::catalogue().card(id).expect("a card");
+            assert!(
+                question.contains(&format!(">{} {}<", card.id, card.name)) || question.contains(&card.name),
+                "{}: card {id}",
+                p.id
+            );
+            let words = card.market.text.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert!(drawn_text(&question).contains(&words), "{}: the effect of card {id}", p.id);
+        }
+        let text = drawn_text(&question);
+        let dice = text.split("The dice, turn by turn").nth(1).expect("the dice are drawn");
+        let mut expected = String::new();
+        let mut turn = None;
+        for (t, face) in game.dice_ahead() {
+            if turn != Some(t) {
+                expected.push_str(&format!(" turn {}", game.turn() + 1 + t));
+                turn = Some(t);
+            }
+            expected.push_str(&format!(" {face}"));
+        }
+        assert!(dice.starts_with(&expected), "{}: the dice{expected}, drawn{dice}", p.id);
+        assert!(text.contains("The market"), "{}", p.id);
         for t in &p.themes {
             assert!(kind.themes().iter().any(|x| x.name == t), "{t}");
         }

@@ -76,7 +76,7 @@ fn shipped_collections_are_made_again_by_their_command() {
 fn shipped_books_are_what_the_book_page_draws_today() {
     for dir in shipped() {
         let c = collection::read(&dir).expect("a collection");
-        let page = signalbox_render::book::book_page(&signalbox_puzzles::book::book(&c).expect("a book"));
+        let page = signalbox_render::book::book_page(&signalbox_puzzles::book::book(&c, None).expect("a book"));
         let shipped = std::fs::read_to_string(dir.join("book.html")).unwrap_or_default();
         assert!(
             page == shipped,

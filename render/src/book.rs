@@ -1,7 +1,8 @@
 //! A printable puzzle book: one self-contained HTML file (inline SVG and CSS, no script, nothing
 //! fetched). The puzzles come first, grouped by difficulty, each with its board and question;
 //! then the answer key, each answer drawn on its board. In print a puzzle is never split across
-//! pages, two puzzles share a page and the answers are set two to a row.
+//! pages, a board takes the page's width (up to most of its height) so that its text reads at
+//! print size, and each answer is drawn beside its words.
 
 use std::fmt::Write as _;
 
@@ -83,9 +84,9 @@ dl.themes dd { margin: 0; }
   .chapter ~ .chapter { break-before: page; }
   h1, h2, h3 { break-after: avoid; page-break-after: avoid; }
   .puzzle { padding: 6px 0; }
-  .puzzle figure svg { max-height: 92mm; }
-  .answer figure svg { max-height: 62mm; }
-  .answer { grid-template-columns: minmax(0, 1fr) 34%; padding: 2mm 3mm; }
+  .puzzle figure svg { max-height: 200mm; }
+  .answer figure svg { max-height: 120mm; }
+  .answer { grid-template-columns: minmax(0, 1fr) 58%; padding: 2mm 3mm; }
   .answer p { font-size: 8pt; }
   .answer p.words { font-size: 8pt; font-weight: 600; }
   section#answers { break-before: page; }

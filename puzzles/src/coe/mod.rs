@@ -361,10 +361,10 @@ position is the same answer.",
                     notes.extend(t.iter().map(|mv| format!("turn {turn}: {mv}")));
                 }
                 line.extend(moves);
-                title = format!("coe-max: the answer scores {}", end.score().total());
+                title = format!("The answer scores {}", end.score().total());
             }
             None => {
-                title = format!("coe-max: turn {}, {} turns to play", game.turn() + 1, position::turns_left(&game));
+                title = format!("Turn {}, {} turns to play", game.turn() + 1, position::turns_left(&game));
                 let inv: Vec<String> = Colour::ALL
                     .iter()
                     .filter(|c| game.inventory()[c.index()] > 0)
@@ -378,7 +378,7 @@ position is the same answer.",
                 notes.push(format!("dice to come: {}", dice_words(&game).join(", ")));
             }
         }
-        Ok(signalbox_render::coe::picture::answer_svg(
+        let board = signalbox_render::coe::picture::answer_svg(
             position::catalogue(),
             &checked.instance,
             checked.rules,
@@ -386,6 +386,15 @@ position is the same answer.",
             from,
             &title,
             &notes,
-        ))
+        );
+        // The question's position: the board, and beside it the cards and dice the question says
+        // are known, so that it can be solved on paper.
+        Ok(match answer {
+            Some(_) => board,
+            None => {
+                let market = signalbox_render::coe::market::market_svg(&game, position::turns_left(&game));
+                signalbox_render::coe::market::beside(&board, &market)
+            }
+        })
     }
 }

@@ -398,5 +398,14 @@ pub(crate) fn picture(
     advised: &[(Hex, Ends)],
     title: &[String],
 ) -> String {
-    signalbox_render::railways::picture::position_svg(game, player, plan, advised, title)
+    // The part of the map the puzzle is about: the player's cities and tiles, the tiles drawn,
+    // and the fewest tiles that link the cities now, with two hexes round them.
+    let mut region: Vec<Hex> =
+        game.content().cities.iter().filter(|c| c.colour == CityColour::Player(player)).map(|c| c.hex).collect();
+    region.extend(game.tiles().iter().filter(|t| t.owner == player).map(|t| t.hex));
+    region.extend(plan.iter().chain(advised).map(|&(h, _)| h));
+    if let Some((p, _)) = signalbox_solver::railways::link::min_link(game, player) {
+        region.extend(p.tiles.iter().map(|&(h, _)| h));
+    }
+    signalbox_render::railways::picture::region_svg(game, player, plan, advised, title, &region, 2.0)
 }

@@ -11,7 +11,8 @@ const MARGIN: f32 = 20.0;
 const TITLE_BAND: f32 = 30.0;
 const FONT: &str = "sans-serif";
 
-fn fill(c: Colour) -> &'static str {
+/// A colour's fill in the pictures.
+pub(crate) fn fill(c: Colour) -> &'static str {
     match c {
         Colour::Red => "#d9534f",
         Colour::Blue => "#3b73c4",

@@ -14,7 +14,7 @@ use svg::Document;
 use svg::node::element::{Circle, Group, Path, Polygon, Rectangle, Text, Title};
 
 /// The hex's circumradius in pixels.
-const R: f64 = 16.0;
+const R: f64 = 27.0;
 const MARGIN: f64 = 20.0;
 const TITLE_SIZE: f64 = 15.0;
 const TITLE_LINE: f64 = 20.0;
@@ -25,9 +25,9 @@ const BACKGROUND: &str = "#ffffff";
 const INK: &str = "#1a1a1a";
 const GRAY_CITY: &str = "#8a8a8a";
 /// The width of a built track, and of a plan's outline.
-const TRACK: f64 = 3.5;
-const PLAN_OUTER: f64 = 5.0;
-const PLAN_INNER: f64 = 2.2;
+const TRACK: f64 = 5.5;
+const PLAN_OUTER: f64 = 8.0;
+const PLAN_INNER: f64 = 3.5;
 
 fn colour(c: Colour) -> &'static str {
     match c {
@@ -146,8 +146,50 @@ pub fn position_svg(
     advised: &[(Hex, Ends)],
     title: &[String],
 ) -> String {
+    draw(game, player, plan, advised, title, None)
+}
+
+/// The picture of [`position_svg`] cropped to the part of the map around `region` (the hexes a
+/// puzzle is about): every hex within `margin` hexes of their bounding box, the rest of the map
+/// left out, so that a large map's corner is drawn as large as a small map.
+pub fn region_svg(
+    game: &Game,
+    player: Colour,
+    plan: &[(Hex, Ends)],
+    advised: &[(Hex, Ends)],
+    title: &[String],
+    region: &[Hex],
+    margin: f64,
+) -> String {
+    let points: Vec<(f64, f64)> = region.iter().map(|&h| centre(h)).collect();
+    if points.is_empty() {
+        return position_svg(game, player, plan, advised, title);
+    }
+    let pad = margin * R * 3f64.sqrt();
+    let bbox = (
+        points.iter().map(|p| p.0).fold(f64::MAX, f64::min) - pad,
+        points.iter().map(|p| p.0).fold(f64::MIN, f64::max) + pad,
+        points.iter().map(|p| p.1).fold(f64::MAX, f64::min) - pad,
+        points.iter().map(|p| p.1).fold(f64::MIN, f64::max) + pad,
+    );
+    draw(game, player, plan, advised, title, Some(bbox))
+}
+
+/// Draws the map, or only the hexes whose centres lie in `crop` (x from, x to, y from, y to).
+fn draw(
+    game: &Game,
+    player: Colour,
+    plan: &[(Hex, Ends)],
+    advised: &[(Hex, Ends)],
+    title: &[String],
+    crop: Option<(f64, f64, f64, f64)>,
+) -> String {
     let content = game.content();
-    let points: Vec<(f64, f64)> = content.hexes.keys().map(|&h| centre(h)).collect();
+    let shown = |h: Hex| {
+        let (x, y) = centre(h);
+        crop.is_none_or(|(x0, x1, y0, y1)| (x0..=x1).contains(&x) && (y0..=y1).contains(&y))
+    };
+    let points: Vec<(f64, f64)> = content.hexes.keys().filter(|&&h| shown(h)).map(|&h| centre(h)).collect();
     let min_x = points.iter().map(|p| p.0).fold(f64::MAX, f64::min) - R;
     let max_x = points.iter().map(|p| p.0).fold(f64::MIN, f64::max) + R;
     let min_y = points.iter().map(|p| p.1).fold(f64::MAX, f64::min) - R;
@@ -173,7 +215,7 @@ pub fn position_svg(
         let t = text(line, MARGIN, MARGIN + TITLE_SIZE + TITLE_LINE * i as f64, TITLE_SIZE);
         doc = doc.add(if i == 0 { t.set("font-weight", "bold") } else { t });
     }
-    for (&hex, &t) in &content.hexes {
+    for (&hex, &t) in content.hexes.iter().filter(|(h, _)| shown(**h)) {
         let (cx, cy) = centre(hex);
         let (col, row) = content.offsets.get(&hex).copied().unwrap_or((hex.q, hex.r));
         doc = doc.add(
@@ -186,11 +228,11 @@ pub fn position_svg(
         );
     }
     // Each hex's [column, row] near its top, so that a printed picture can be answered from.
-    for &hex in content.hexes.keys() {
+    for &hex in content.hexes.keys().filter(|&&h| shown(h)) {
         let (cx, cy) = centre(hex);
         let (col, row) = content.offsets.get(&hex).copied().unwrap_or((hex.q, hex.r));
         doc = doc.add(
-            text(&format!("{col},{row}"), cx + dx, cy + dy - R * 0.52, 5.5)
+            text(&format!("{col},{row}"), cx + dx, cy + dy - R * 0.5, 9.0)
                 .set("text-anchor", "middle")
                 .set("fill", "#4a4a4a"),
         );
@@ -203,7 +245,7 @@ pub fn position_svg(
         let off = (*k as f64 - 1.0) * 2.5;
         (dx + off, dy + off)
     };
-    for t in game.tiles() {
+    for t in game.tiles().iter().filter(|t| shown(t.hex)) {
         let d = track(t.hex, t.ends, nudge(t.hex));
         doc = doc.add(drawn(&d, Style::Built, colour(t.owner), format!("{} track {}", t.owner, t.ends)));
     }
@@ -219,7 +261,7 @@ pub fn position_svg(
         let tip = format!("this turn's build {i} of {}: {ends}", advised.len());
         doc = doc.add(drawn(&d, Style::Advised, colour(player), tip));
     }
-    for city in &content.cities {
+    for city in content.cities.iter().filter(|c| shown(c.hex)) {
         let (cx, cy) = centre(city.hex);
         let fill = match city.colour {
             CityColour::Gray => GRAY_CITY,
@@ -227,7 +269,7 @@ pub fn position_svg(
         };
         doc = doc
             .add(city_dot(cx + dx, cy + dy, fill, city.home).add(Title::new(city.name.clone())))
-            .add(text(&city.name, cx + dx, cy + dy + R * 1.25, 8.0).set("text-anchor", "middle"));
+            .add(text(&city.name, cx + dx, cy + dy + R * 1.1, 11.0).set("text-anchor", "middle"));
     }
     doc.add(legend(legend_x, MARGIN + title_band, &players, player, !advised.is_empty())).to_string()
 }
@@ -267,16 +309,21 @@ fn legend(x: f64, y: f64, players: &[Colour], player: Colour, advised: bool) -> 
     }
     let _ = next();
     let yy = next();
-    g = g.add(city_dot(x + 13.0, yy - 4.0, GRAY_CITY, false)).add(text("gray city (anyone's)", x + 34.0, yy, 11.0));
+    g = g.add(city_dot(x + 13.0, yy - 4.0, GRAY_CITY, false).set("r", 7.5)).add(text(
+        "gray city (anyone's)",
+        x + 34.0,
+        yy,
+        11.0,
+    ));
     let yy = next();
-    g = g.add(city_dot(x + 13.0, yy - 4.0, colour(player), false)).add(text(
+    g = g.add(city_dot(x + 13.0, yy - 4.0, colour(player), false).set("r", 7.5)).add(text(
         "city of a colour (its player's)",
         x + 34.0,
         yy,
         11.0,
     ));
     let yy = next();
-    g = g.add(city_dot(x + 13.0, yy - 4.0, colour(player), true)).add(text(
+    g = g.add(city_dot(x + 13.0, yy - 4.0, colour(player), true).set("r", 7.5)).add(text(
         "home city (thick ring)",
         x + 34.0,
         yy,
