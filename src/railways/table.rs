@@ -91,11 +91,11 @@ fn parse_die(text: &str) -> Option<Die> {
     match words.as_slice() {
         [n @ ("first" | "second"), kind] => {
             let n = u8::from(*n == "second");
-            return match *kind {
+            match *kind {
                 "track" => Some(Die::Track(n)),
                 "terrain" => Some(Die::Terrain(n)),
                 _ => None,
-            };
+            }
         }
         [short] => {
             let (kind, n) = short.split_at(short.find(|c: char| c.is_ascii_digit())?);
