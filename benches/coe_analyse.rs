@@ -53,7 +53,7 @@ fn median_pass(catalogue: &Catalogue) {
     let mut times = Vec::new();
     let mut searches = Vec::new();
     for seed in 1..=20u64 {
-        let record = sample_record(catalogue, seed, Rules::default(), options(true).solve);
+        let record = sample_record(catalogue, seed, Rules::default());
         let start = Instant::now();
         let a = review(catalogue, &record, true);
         times.push(start.elapsed().as_secs_f64());
@@ -62,7 +62,7 @@ fn median_pass(catalogue: &Catalogue) {
     let mut sorted = times.clone();
     sorted.sort_by(f64::total_cmp);
     let median = (sorted[9] + sorted[10]) / 2.0;
-    let record = sample_record(catalogue, 1, Rules::default(), options(true).solve);
+    let record = sample_record(catalogue, 1, Rules::default());
     let start = Instant::now();
     let scratch = review(catalogue, &record, false);
     let scratch_seconds = start.elapsed().as_secs_f64();
@@ -85,8 +85,7 @@ fn bench(c: &mut Criterion) {
     let catalogue = Catalogue::house();
     median_pass(&catalogue);
     let rules = Rules { max_turns: Some(6), ..Rules::default() };
-    let short: Vec<Record> =
-        (1..=5u64).map(|seed| sample_record(&catalogue, seed, rules, options(true).solve)).collect();
+    let short: Vec<Record> = (1..=5u64).map(|seed| sample_record(&catalogue, seed, rules)).collect();
     for record in &short {
         assert_eq!(values(&review(&catalogue, record, true)), values(&review(&catalogue, record, false)));
     }
@@ -100,7 +99,7 @@ fn bench(c: &mut Criterion) {
             b.iter(|| short.iter().map(|r| review(&catalogue, black_box(r), reuse).searches).sum::<usize>())
         });
     }
-    let sample = sample_record(&catalogue, 1, Rules::default(), options(true).solve);
+    let sample = sample_record(&catalogue, 1, Rules::default());
     group.bench_function(BenchmarkId::new("reuse", "seed1"), |b| {
         b.iter(|| review(&catalogue, black_box(&sample), true))
     });

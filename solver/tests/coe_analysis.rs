@@ -166,7 +166,7 @@ fn an_unfinished_record_is_refused() {
 #[test]
 fn sample_game_is_what_the_generator_plays() {
     let catalogue = Catalogue::house();
-    let record = sample_record(&catalogue, SAMPLE_SEED, Rules::default(), SolveOptions::default());
+    let record = sample_record(&catalogue, SAMPLE_SEED, Rules::default());
     let text = record.to_json_in_words();
     if std::env::var_os("SIGNALBOX_WRITE_SAMPLE").is_some() {
         std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/../src/coe/sample-game.json"), &text).expect("writes");
@@ -176,7 +176,10 @@ fn sample_game_is_what_the_generator_plays() {
     let a = review_of(&catalogue, &record, true);
     consistent(&a.review);
     assert!(a.review.decisions.iter().any(|d| d.loss > 0.0), "the sample player's mistakes lose points");
-    assert!(a.searches <= 1 + signalbox_solver::coe::analysis::SAMPLE_MISTAKES);
+    // Where the game follows the proven line, its line is reused: fewer searches than decisions
+    // (a search from scratch before every decision would make one each).
+    let n = a.review.decisions.len();
+    assert!(a.searches < n, "{} searches for {n} decisions", a.searches);
 }
 
 /// A time limit too short for any proof gives the best values found, marked not proven, and

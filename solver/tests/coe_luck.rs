@@ -12,7 +12,6 @@ use signalbox_engine::coe::{Catalogue, Game, Instance, Move, Record, Rules};
 use signalbox_solver::analysis::FairSplit;
 use signalbox_solver::coe::analysis::{AnalyseOptions, analyse, sample_record};
 use signalbox_solver::coe::fair::{self, Policy};
-use signalbox_solver::coe::search::SolveOptions;
 
 /// A whole game of `seed` played by the fair policy, as a record of the table (no seed named, so
 /// the review values it by what the table saw alone).
@@ -47,7 +46,7 @@ fn close(a: f64, b: f64) -> bool {
 fn expected_skill_and_luck_add_up_to_the_final_score_on_every_turn_of_three_games() {
     let catalogue = Catalogue::house();
     let options = AnalyseOptions { fair_samples: Some(8), ..AnalyseOptions::default() };
-    let sample = sample_record(&catalogue, 1, Rules::default(), SolveOptions::default());
+    let sample = sample_record(&catalogue, 1, Rules::default());
     let records = [sample, table_game(&catalogue, 2), table_game(&catalogue, 3)];
     for (n, record) in records.iter().enumerate() {
         let review = analyse(&catalogue, record, "test", options, &|_| {}).expect("the game reviews").review;

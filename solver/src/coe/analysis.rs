@@ -22,21 +22,19 @@
 //! soon as a line reaches it. [`AnalyseOptions::reuse`] off solves the position before every
 //! decision from scratch instead, for the bench's comparison and the tests.
 //!
-//! **Sample game.** [`sample_record`] plays a seed as a deliberately imperfect player: the
-//! solver's line, except at [`SAMPLE_MISTAKES`] decisions drawn from the seed, where it plays a
-//! plausible worse-looking move (one of the three other moves with the highest static bound),
-//! then plays on by the solver's line from there.
+//! **Sample game.** [`sample_record`] plays a seed as a plausible player would: the fair policy,
+//! which sees only what a player sees, except on [`SAMPLE_MISTAKES`] turns drawn from the seed,
+//! where it slips to another ending of the turn that looks good (one of the three the playout
+//! evaluation rates highest after the fair policy's).
 
 use rand::seq::index::sample;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
-use rustc_hash::FxHashMap as HashMap;
 use serde_json::json;
 use signalbox_engine::coe::game::turn_steps;
 use signalbox_engine::coe::{Catalogue, Game, Instance, Move, Record, Rules, rank_of};
 
-use super::bound::upper_bound;
 use super::exact::turn_outcomes;
 use super::fair::{self, Blind};
 use super::search::{SolveOptions, Solved, Tables, solve_reusing};
@@ -633,60 +631,54 @@ fn fair_values(positions: &[Game<'_>], moves: &[Move], samples: usize, horizon: 
     FairValues { decisions: out, best_moves, start: start.0, start_half_width: start.1 }
 }
 
-/// How many plausible worse moves the sample player makes.
+/// How many turns the sample player slips on.
 pub const SAMPLE_MISTAKES: usize = 3;
 
 /// The seed of the embedded sample game.
 pub const SAMPLE_SEED: u64 = 1;
 
 /// A whole game of `seed` under `rules` played by the deliberately imperfect sample player (the
-/// embedded sample: [`SAMPLE_SEED`], default rules):
-/// the solver's line, except at [`SAMPLE_MISTAKES`] decisions drawn from the seed (ChaCha8
-/// seeded with the seed; decisions 2 to the line's length less one), where it plays one of the
-/// three other legal moves with the highest static bound (drawn from the same generator; ties
-/// in the engine's move order), then the solver's line from the position reached.
-pub fn sample_record(catalogue: &Catalogue, seed: u64, rules: Rules, options: SolveOptions) -> Record {
+/// embedded sample: [`SAMPLE_SEED`], default rules), a plausible player's game: every turn the
+/// fair policy's ([`fair::choose_turn`], which sees only what a player sees), except on
+/// [`SAMPLE_MISTAKES`] turns drawn from the seed (ChaCha8 seeded with the seed; turns 2 to the
+/// last but one of the fair policy's own game), where it slips: it plays one of the three other endings of the turn that the
+/// playout evaluation ([`fair::evaluate`]) rates highest (drawn from the same generator; ties in
+/// the engine's order).
+pub fn sample_record(catalogue: &Catalogue, seed: u64, rules: Rules) -> Record {
     let instance = Instance::from_seed(seed);
-    let tables = Tables::new();
     let mut game = Game::new(catalogue, &instance, rules);
-    let first = solve_reusing(&game, options, &tables, None);
-    let (mut value, mut proven) = (first.score, first.proven);
-    let mut line = first.line;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let span = line.len().saturating_sub(2).max(1);
-    let mistakes: Vec<usize> = sample(&mut rng, span, SAMPLE_MISTAKES.min(span)).into_iter().map(|i| i + 1).collect();
+    // The turns the fair policy's own game lasts, to draw the slips from.
+    let turns = fair::play_out(&game, fair::Policy::Fair, fair::HORIZON, seed).1.turn().max(3);
+    let slips: Vec<usize> =
+        sample(&mut rng, turns - 2, SAMPLE_MISTAKES.min(turns - 2)).into_iter().map(|i| i + 1).collect();
+    let mut policy_rng = fair::rng(seed);
     let mut moves: Vec<Move> = Vec::new();
-    let mut ahead = line.drain(..).collect::<std::collections::VecDeque<Move>>();
+    let mut turn = 0usize;
     while !game.is_over() {
-        let best = ahead.pop_front().expect("the line reaches the end of the game");
-        let mut mv = best;
-        if mistakes.contains(&moves.len()) {
-            let mut best_after = game.clone();
-            best_after.play_unchecked(best);
-            let mut seen: HashMap<u128, ()> = HashMap::default();
-            seen.insert(best_after.key(), ());
-            let mut others: Vec<(u32, Move)> = Vec::new();
-            for m in game.legal_moves() {
-                let mut g = game.clone();
-                g.play_unchecked(m);
-                if seen.insert(g.key(), ()).is_none() {
-                    others.push((if g.is_over() { g.score().total() } else { upper_bound(&g) }, m));
-                }
-            }
-            others.sort_by_key(|o| std::cmp::Reverse(o.0));
+        let mut line = fair::choose_turn(&game, fair::Policy::Fair, fair::HORIZON, &mut policy_rng);
+        if line.is_empty() {
+            break;
+        }
+        if slips.contains(&turn) {
+            let blind = Blind::of(&game);
+            let bg = blind.game(&game);
+            let mut others: Vec<(f64, Vec<Move>)> = turn_outcomes(&bg)
+                .into_iter()
+                .filter(|(_, l)| *l != line)
+                .map(|(g, l)| (fair::evaluate(&g, &fair::WEIGHTS), l))
+                .collect();
+            others.sort_by(|a, b| b.0.total_cmp(&a.0));
             others.truncate(3);
             if !others.is_empty() {
-                mv = others[rng.random_range(0..others.len())].1;
+                line = others.swap_remove(rng.random_range(0..others.len())).1;
             }
         }
-        game.play_unchecked(mv);
-        moves.push(mv);
-        if mv != best && !game.is_over() {
-            // As the analysis searches it: the value before the mistake bounds the value after.
-            let s = solve_reusing(&game, options, &tables, proven.then_some(value));
-            (value, proven) = (s.score, s.proven);
-            ahead = s.line.into();
+        for mv in line {
+            game.play_unchecked(mv);
+            moves.push(mv);
         }
+        turn += 1;
     }
     let mut record = Record::new(instance.clone(), rules, moves);
     record.score = Some(game.score().total());
