@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use serde_json::json;
 use signalbox_engine::coe::{Catalogue, Chance, Game, Instance, Move, Record, Rules};
+use signalbox_solver::coe::advice::Advice;
 use signalbox_solver::coe::fair::{self, Policy, Valued};
 use signalbox_solver::coe::search::{SolveOptions, solve};
 
@@ -128,33 +128,15 @@ pub fn run(a: AdviseArgs) -> anyhow::Result<()> {
     let shown = a.top.map_or(options.len(), |k| (k as usize).min(options.len()));
     let title = title(&a, &record, &game);
     if a.json {
-        let out = json!({
-            "position": title,
-            "turn": game.turn() + 1,
-            "turns_left_at_most": game.turns_left_at_most(),
-            "roll": game.dice(),
-            "exact": exact,
-            "samples": if exact { 0 } else { a.samples },
-            "options": options.iter().take(shown).enumerate().map(|(i, o)| json!({
-                "rank": i + 1,
-                "value": o.value,
-                "low": o.value - o.half_width,
-                "high": o.value + o.half_width,
-                "exact": o.exact,
-                "samples": o.samples,
-                "moves": o.line,
-                "words": o.line.iter().map(Move::to_string).collect::<Vec<_>>(),
-            })).collect::<Vec<_>>(),
-            "options_total": options.len(),
-            "hindsight": hindsight.as_ref().map(|(s, option)| json!({
-                "score": s.score,
-                "proven": s.proven,
-                "upper_bound": s.upper_bound,
-                "option": option.map(|i| i + 1),
-                "moves": s.line,
-            })),
-            "record": record,
-        });
+        let out = Advice::new(
+            title.clone(),
+            &game,
+            &options,
+            shown,
+            a.samples,
+            hindsight.as_ref().map(|(s, option)| (s, *option)),
+            record.clone(),
+        );
         say!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(());
     }

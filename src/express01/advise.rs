@@ -135,12 +135,20 @@ pub fn run(a: AdviseArgs) -> anyhow::Result<()> {
     }
     let limit =
         || Limit { states: (a.states > 0).then_some(a.states), deadline: a.time_limit.map(|d| Instant::now() + d) };
+    // Whole mid-game hands take minutes (the sample about 2 on 2 cores): the elapsed time shows.
+    let budget = if a.states > 0 {
+        format!("up to {} states for each action pair", a.states)
+    } else {
+        "no limit on states".into()
+    };
+    let spinner = crate::flags::spinner(&format!("searching every turn ({budget})"), a.json);
     let answer = best_turns_on(&game, &BestRoute, a.top, limit(), a.threads);
     let opponents = match a.opponents {
         OpponentsArg::Maxn => Opponents::MaxN,
         OpponentsArg::Paranoid => Opponents::Paranoid,
     };
     let last = last_round(&game, &BestRoute, opponents, limit());
+    spinner.finish_and_clear();
     let mover = game.mover();
     let name = |p: usize| game.seats()[p].name.clone();
     let turns: Vec<(Vec<String>, Game<'_>, i32)> = answer

@@ -1,5 +1,6 @@
 //! The Cubes of Europe: the best score of a seed.
 //!
+//! - [`advice`]: the answer of `coe advise`, every use of a roll valued.
 //! - [`analysis`]: the review of a played game, decision by decision; the sample game.
 //! - [`bound`]: an admissible upper bound on the final score from a position (a relaxed game).
 //! - [`exact`]: the exact best score by dynamic programming over turn-start positions, for
@@ -13,6 +14,7 @@
 //!   moves every move a record can write that the rules allow, not the engine's move list), the
 //!   reference the solver is tested against on shortened games.
 
+pub mod advice;
 pub mod analysis;
 pub mod bound;
 pub mod exact;
