@@ -4,10 +4,10 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use serde_json::json;
 use signalbox_engine::express01::game::{Game, Phase};
 use signalbox_engine::express01::position::{ADVICE_SAMPLE_JSON, ADVICE_SAMPLE_LABEL, Position};
 use signalbox_engine::express01::record;
+use signalbox_solver::express01::advice::Advice;
 use signalbox_solver::express01::analysis::TABLE_ASSUMES;
 use signalbox_solver::express01::last_round::{LastRound, Opponents, last_round};
 use signalbox_solver::express01::selfplay::BestRoute;
@@ -168,28 +168,15 @@ pub fn run(a: AdviseArgs) -> anyhow::Result<()> {
         write_new(out, &signalbox_render::express01::picture::board_svg(&after.network(), None, &title), a.force)?;
     }
     if a.json {
-        let list: Vec<_> = turns
-            .iter()
-            .map(|(words, after, value)| json!({ "steps": words, "value": value, "capitals_after": capitals(after) }))
-            .collect();
-        let mut out = json!({
-            "position": label,
-            "round": game.round(),
-            "turn": game.turn(),
-            "mover": name(mover),
-            "assumes": assumes,
-            "evaluation": EVALUATION,
-            "value_now": evaluation(&game, mover),
-            "best": list[0],
-            "alternatives": &list[1..],
-            "proven": answer.proven,
-            "bound": answer.bound,
-            "states": answer.nodes,
-            "last_round": last.as_ref().map(|l| last_round_json(&game, l, a.opponents)),
-        });
-        if answer.unseen {
-            out["unseen"] = json!(UNSEEN);
-        }
+        let out = Advice::new(
+            label.clone(),
+            &game,
+            &answer,
+            last.as_ref().map(|l| (l, model(a.opponents).to_owned())),
+            assumes,
+            EVALUATION,
+            UNSEEN,
+        );
         println!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(());
     }
@@ -227,26 +214,6 @@ fn model(o: OpponentsArg) -> &'static str {
             "paranoid: every other player minimises the mover's final lead (see “Paranoid” in docs/rules/express-01.md)"
         }
     }
-}
-
-fn last_round_json(game: &Game<'_>, l: &LastRound, o: OpponentsArg) -> serde_json::Value {
-    let names = |ps: &[usize]| ps.iter().map(|&p| game.seats()[p].name.clone()).collect::<Vec<_>>();
-    let mut out = json!({
-        "opponents": model(o),
-        "restricted": l.restricted,
-        "proven": l.proven,
-        "states": l.nodes,
-        "line": line_in_words(game, l).into_iter().map(|(who, steps)| json!({ "player": who, "steps": steps })).collect::<Vec<_>>(),
-        "finals": (0..game.seats().len()).map(|p| json!({ "player": game.seats()[p].name, "capital": l.finals[p] })).collect::<Vec<_>>(),
-        "winners": names(&l.winners),
-    });
-    if let Some(expected) = l.expected() {
-        out["expected_finals"] = (0..game.seats().len())
-            .map(|p| json!({ "player": game.seats()[p].name, "capital": expected[p] }))
-            .collect::<Vec<_>>()
-            .into();
-    }
-    out
 }
 
 fn last_round_text(game: &Game<'_>, l: &LastRound, o: OpponentsArg, stop: &str) -> String {

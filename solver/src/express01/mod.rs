@@ -1,5 +1,6 @@
 //! Express 01: the optimal bonus route, the whole game's best turn and last round, and the review of a game.
 //!
+//! - [`advice`]: the answer of `express01 advise`, the best turn and the last round.
 //! - [`hops`]: the station graph: the fewest cards from a station to each other station.
 //! - [`route`]: the exact route search (branch and bound, rayon across start stations).
 //! - [`naive`]: a deliberately naive enumerator of every walk, the reference the search is
@@ -18,6 +19,7 @@
 //! - [`instances`]: random boards for tests and benchmarks: house-set boards and synthetic
 //!   track networks.
 
+pub mod advice;
 pub mod analysis;
 pub mod expected;
 pub mod game_positions;
