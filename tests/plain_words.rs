@@ -68,6 +68,7 @@ fn offences(text: &str) -> Vec<String> {
         "locomotive 0",
         "locomotive 1",
         "column 0",
+        "seat 0",
     ] {
         let mut from = 0;
         while let Some(at) = text[from..].find(piece).map(|a| a + from) {
@@ -190,6 +191,7 @@ fn the_check_finds_what_it_looks_for() {
         "locomotive 0 moves to [1, 0]",
         "take the tile in display column 0",
         "reroll track die 0: SS,SC,plains,any",
+        "Red (seat 0) to play",
     ] {
         assert!(!offences(text).is_empty(), "{text}");
     }

@@ -199,7 +199,7 @@ impl Kind for BestTurn {
         let colour = game.players()[seat].colour.name();
         let colour = colour[..1].to_uppercase() + &colour[1..];
         Ok(format!(
-            "{colour} (seat {seat}) to play in a {}-player game, after {} turns: which turn is worth the most value \
+            "{colour} to play in a {}-player game, after {} turns: which turn is worth the most value \
              points (see “The value of a turn” in docs/rules/cube-express.md)? Give its actions in order, separated by \";\": the lay, the locomotives' moves \
              and what they do on the way, the trades, and the market.",
             game.players().len(),

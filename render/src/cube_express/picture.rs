@@ -247,7 +247,7 @@ impl<'a> Picture<'a> {
         let back = matches!(t.piece, Piece::Back { .. });
         let label = match t.piece {
             Piece::Crossing => "the start crossing (gives coal)".to_string(),
-            Piece::Start { seat } => format!("starting tile of seat {seat}"),
+            Piece::Start { seat } => format!("starting tile of the player in seat {}", u16::from(seat) + 1),
             Piece::Front { tile, rotation } => format!("tile {tile} front up, turned {rotation}"),
             Piece::Back { tile, rotation } => format!("tile {tile} back up, turned {rotation}"),
         };
@@ -491,16 +491,14 @@ impl<'a> Picture<'a> {
                 format!("path of {name}, {}", plural(run.cells.len() - 1, "move")),
             ));
         }
-        let mut seats: Vec<(&'static str, String)> = self
-            .game
-            .players()
-            .iter()
-            .enumerate()
-            .map(|(s, p)| (colour(p.colour), format!("{} seat {s}", p.colour)))
-            .collect();
+        let mut seats: Vec<(&'static str, String)> =
+            self.game.players().iter().enumerate().map(|(_, p)| (colour(p.colour), p.colour.to_string())).collect();
         seats.truncate(4);
         let names: Vec<String> = seats.iter().map(|(_, n)| n.clone()).collect();
-        rows.push((Glyph::Players(seats.iter().map(|(c, _)| *c).collect()), format!("players: {}", names.join(", "))));
+        rows.push((
+            Glyph::Players(seats.iter().map(|(c, _)| *c).collect()),
+            format!("players, in seat order: {}", names.join(", ")),
+        ));
         rows
     }
 }
