@@ -377,10 +377,11 @@ fn the_express01_sample_review_opens_cleanly_in_a_browser() {
 }
 
 /// Every shipped puzzle book (`puzzles/collections/*/book.html`) opens cleanly, shows each puzzle
-/// and each answer with its board drawn, and prints by its own A4 page size on no more pages than
-/// it has puzzles; so does the PDF checked in beside it.
+/// and each answer with its board drawn, and prints by its own A4 page size on fewer than two
+/// pages a puzzle (a board large enough to read takes up to a page; the answers are smaller);
+/// so does the PDF checked in beside it.
 #[test]
-fn every_shipped_puzzle_book_opens_cleanly_and_prints_within_a_page_per_puzzle() {
+fn every_shipped_puzzle_book_opens_cleanly_and_prints_within_two_pages_per_puzzle() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/collections");
     let mut dirs: Vec<_> = std::fs::read_dir(&root)
         .expect("the collections")
@@ -401,23 +402,23 @@ fn every_shipped_puzzle_book_opens_cleanly_and_prints_within_a_page_per_puzzle()
             &[
                 "document.querySelectorAll('article.puzzle').length",
                 "document.querySelectorAll('article.answer').length",
-                "Array.from(document.querySelectorAll('article figure svg')).filter(s => s.getBoundingClientRect().width > 50 && s.getBoundingClientRect().height > 50).length",
+                "Array.from(document.querySelectorAll('article figure > svg')).filter(s => s.getBoundingClientRect().width > 50 && s.getBoundingClientRect().height > 50).length",
             ],
             false,
         );
         assert_eq!(seen[..2], [n, n], "{name}: every puzzle and every answer");
         assert_eq!(seen[2], 2 * n, "{name}: a board drawn with every puzzle and every answer");
         let pages = pdf_pages(&pdf);
-        assert!(pages > 0 && pages <= n, "{name}: {pages} pages for {n} puzzles");
+        assert!(pages > 0 && pages < 2 * n, "{name}: {pages} pages for {n} puzzles");
         let shipped = std::fs::read(dir.join("book.pdf")).expect("the book's PDF");
         let pages = pdf_pages(&shipped);
-        assert!(pages > 0 && pages <= n, "{name}: the checked-in PDF has {pages} pages for {n} puzzles");
+        assert!(pages > 0 && pages < 2 * n, "{name}: the checked-in PDF has {pages} pages for {n} puzzles");
     }
     assert!(dirs.len() >= 5, "a collection of each kind: {dirs:?}");
 }
 
-/// `puzzles book` writes the HTML and prints its PDF with headless Chromium: a page or fewer per
-/// puzzle, titled as asked, no formula in the preface; an existing PDF is not replaced without
+/// `puzzles book` writes the HTML and prints its PDF with headless Chromium: fewer than two pages
+/// a puzzle, titled as asked, no formula in the preface; an existing PDF is not replaced without
 /// --force.
 #[test]
 fn the_book_command_prints_a_pdf_beside_the_page() {
@@ -435,7 +436,7 @@ fn the_book_command_prints_a_pdf_beside_the_page() {
         run(&["puzzles", "book", d, "--html", html.to_str().expect("path"), "--title", "Club night: links"]);
     assert_eq!(code, Some(0), "{out}{err}");
     let pages = pdf_pages(&std::fs::read(&pdf).expect("the PDF beside the page"));
-    assert!(pages > 0 && pages <= 4, "{pages} pages for 4 puzzles");
+    assert!(pages > 0 && pages < 8, "{pages} pages for 4 puzzles");
     let page = std::fs::read_to_string(&html).expect("the page");
     assert!(page.contains("<h1>Club night: links</h1>"), "the title given is the book's");
     assert!(!page.contains("Rating ="), "no formula in the preface");
