@@ -76,8 +76,8 @@ fn typed_lines(content: &Arc<Content>, record: &RecordSetup, numbers: bool) -> V
                         let short: Vec<String> = dice
                             .iter()
                             .map(|d| match d {
-                                Die::Track(i) => format!("t{i}"),
-                                Die::Terrain(i) => format!("g{i}"),
+                                Die::Track(i) => format!("t{}", i + 1),
+                                Die::Terrain(i) => format!("g{}", i + 1),
                             })
                             .collect();
                         lines.push(format!("reroll {}: {}", short.join(" and "), typed_roll(*roll)));
