@@ -492,7 +492,7 @@ impl<'a> Picture<'a> {
             ));
         }
         let mut seats: Vec<(&'static str, String)> =
-            self.game.players().iter().enumerate().map(|(_, p)| (colour(p.colour), p.colour.to_string())).collect();
+            self.game.players().iter().map(|p| (colour(p.colour), p.colour.to_string())).collect();
         seats.truncate(4);
         let names: Vec<String> = seats.iter().map(|(_, n)| n.clone()).collect();
         rows.push((
