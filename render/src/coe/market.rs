@@ -67,7 +67,8 @@ pub fn market_svg(game: &Game<'_>, ahead: usize) -> String {
         y += 18.0;
     }
     for e in &effects {
-        for line in wrap(e, 80) {
+        // 56 characters of 12 px text fit the panel's width (two cards and a gap).
+        for line in wrap(e, 56) {
             doc = doc.add(text_at(MARGIN, y + 11.0, 12.0, &line, false));
             y += 16.0;
         }
