@@ -57,6 +57,22 @@ pub fn spinner(what: &str, quiet: bool) -> indicatif::ProgressBar {
     bar
 }
 
+/// For a search with `--time-limit`: the first Ctrl-C ends it as if its time had run out, so it
+/// prints the best found with its bound, labelled not proven; a second Ctrl-C quits at once.
+/// Without a time limit Ctrl-C quits as usual (a search without a deadline is never cut short).
+pub fn stop_on_interrupt(time_limit: Option<Duration>) {
+    if time_limit.is_none() {
+        return;
+    }
+    let _ = ctrlc::set_handler(|| {
+        if signalbox_solver::stop::requested() {
+            std::process::exit(130);
+        }
+        signalbox_solver::stop::request();
+        eprintln!("stopping: the best found so far follows (Ctrl-C again to quit)");
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

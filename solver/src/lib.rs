@@ -8,4 +8,5 @@ pub mod coe;
 pub mod cube_express;
 pub mod express01;
 pub mod railways;
+pub mod stop;
 pub mod threads;

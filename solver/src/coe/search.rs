@@ -273,7 +273,7 @@ impl<'t> Search<'t> {
         if self.stopped.load(Ordering::Relaxed) {
             return true;
         }
-        if self.deadline.is_some_and(|d| Instant::now() >= d)
+        if self.deadline.is_some_and(crate::stop::passed)
             || self.options.positions.is_some_and(|n| self.positions.load(Ordering::Relaxed) >= n)
         {
             self.stopped.store(true, Ordering::Relaxed);

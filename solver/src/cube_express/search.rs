@@ -710,7 +710,7 @@ impl Searcher<'_> {
         if self.stop.load(Ordering::Relaxed) {
             return Err(Stopped);
         }
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.deadline.is_some_and(crate::stop::passed) {
             self.stop.store(true, Ordering::Relaxed);
             return Err(Stopped);
         }

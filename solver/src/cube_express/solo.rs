@@ -104,7 +104,7 @@ pub fn exhaustive(
         let found: Vec<Option<Found>> = layer
             .par_iter()
             .map(|r| {
-                if stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
+                if stop.load(Ordering::Relaxed) || deadline.is_some_and(crate::stop::passed) {
                     stop.store(true, Ordering::Relaxed);
                     return None;
                 }
@@ -141,7 +141,7 @@ pub fn exhaustive(
         }
         // Stopped when a position of this turn was not searched, or when the time is up before
         // the next turn (the last turn's answer, when complete, is proven however late).
-        let late = || !last && deadline.is_some_and(|d| Instant::now() >= d);
+        let late = || !last && deadline.is_some_and(crate::stop::passed);
         let mut rest = found.into_iter().flatten().flat_map(|(reached, _, _)| reached);
         let mut next: Vec<Reached> = Vec::new();
         let mut complete = done == layer_len && !late();

@@ -432,7 +432,7 @@ impl<'a> Solver<'a> {
             return true;
         }
         if let Some(d) = self.deadline
-            && Instant::now() >= d
+            && crate::stop::passed(d)
         {
             self.aborted.store(true, Ordering::Relaxed);
             return true;

@@ -54,7 +54,7 @@ impl Limit {
     /// Whether a search that has visited `nodes` states must stop (the clock is read every 1024).
     pub fn reached(&self, nodes: u64) -> bool {
         self.states.is_some_and(|s| nodes > s)
-            || (nodes.is_multiple_of(1024) && self.deadline.is_some_and(|d| Instant::now() >= d))
+            || (nodes.is_multiple_of(1024) && self.deadline.is_some_and(crate::stop::passed))
     }
 }
 

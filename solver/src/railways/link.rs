@@ -885,7 +885,7 @@ fn link_avoiding(
     let taken = std::cell::Cell::new(0u64);
     let past = || {
         taken.set(taken.get().saturating_add(1));
-        taken.get() > steps || deadline.is_some_and(|d| Instant::now() >= d)
+        taken.get() > steps || deadline.is_some_and(crate::stop::passed)
     };
     // Pass 1: without the supply.
     let mut cache: HashMap<(Terminal, Terminal), Option<Path>> = HashMap::default();

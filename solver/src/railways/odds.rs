@@ -91,7 +91,7 @@ pub fn odds(game: &Game, options: OddsOptions, progress: &(dyn Fn() + Sync)) -> 
     let outcomes = crate::threads::install(options.threads, || {
         let round = 2 * rayon::current_num_threads().max(1);
         let mut outcomes: Vec<Outcome> = Vec::new();
-        while outcomes.len() < cap && deadline.is_none_or(|d| Instant::now() < d) {
+        while outcomes.len() < cap && deadline.is_none_or(|d| !crate::stop::passed(d)) {
             let from = outcomes.len();
             let to = from.saturating_add(round).min(cap);
             let played: Vec<_> = (from..to)

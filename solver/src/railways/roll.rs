@@ -125,7 +125,7 @@ pub fn best_use(game: &Game, roll: Roll, deadline: Option<Instant>) -> Option<Ad
     if game.is_over() || game.phase() != Phase::Roll {
         return None;
     }
-    let past = || deadline.is_some_and(|d| Instant::now() >= d);
+    let past = || deadline.is_some_and(crate::stop::passed);
     let colour = game.players()[game.active()].colour;
     let mut rolled = game.clone();
     rolled.apply(&Action::Roll { roll }).ok()?;
