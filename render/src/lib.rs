@@ -9,3 +9,4 @@ pub mod cube_express;
 pub mod express01;
 pub mod page;
 pub mod railways;
+pub mod walk;

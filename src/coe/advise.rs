@@ -56,6 +56,13 @@ pub struct AdviseArgs {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+    /// Draw the board after the best use of the roll to FILE (SVG), the cubes it places
+    /// outlined.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    /// Replace an existing --svg file.
+    #[arg(long)]
+    force: bool,
     /// Content file (TOML); default: the embedded house set.
     #[arg(long, value_name = "FILE")]
     content: Option<PathBuf>,
@@ -75,6 +82,10 @@ fn parse_roll(text: &str) -> Result<[u8; 2], String> {
 
 /// Runs `coe advise`.
 pub fn run(a: AdviseArgs) -> anyhow::Result<()> {
+    crate::flags::stop_on_interrupt(a.time_limit);
+    if let Some(path) = &a.svg {
+        crate::input::check_new(path, a.force)?;
+    }
     let catalogue: &Catalogue = &super::load_content(a.content.as_deref())?;
     let record = position(&a, catalogue)?;
     // A game no seed dealt: only what the table saw of it, so nothing never seen can change
@@ -127,6 +138,21 @@ pub fn run(a: AdviseArgs) -> anyhow::Result<()> {
     let exact = options.first().is_some_and(|o| o.exact);
     let shown = a.top.map_or(options.len(), |k| (k as usize).min(options.len()));
     let title = title(&a, &record, &game);
+    if let (Some(path), Some(best)) = (&a.svg, options.first()) {
+        let rules = record.rules.to_rules(&record.instance).map_err(bad)?;
+        let mut line = record.moves.clone();
+        line.extend(best.line.iter().cloned());
+        let picture = signalbox_render::coe::picture::answer_svg(
+            catalogue,
+            &record.instance,
+            rules,
+            &line,
+            record.moves.len(),
+            &format!("{title}: after the best use of the roll"),
+            &[],
+        );
+        crate::input::write_new(path, &picture, a.force)?;
+    }
     if a.json {
         let out = Advice::new(
             title.clone(),

@@ -62,7 +62,7 @@ pub fn run(a: AnalyseArgs) -> anyhow::Result<()> {
 }
 
 /// Reads a record, telling a record of another game apart from a broken one.
-fn read_record(label: &str, text: &str) -> anyhow::Result<Record> {
+pub(crate) fn read_record(label: &str, text: &str) -> anyhow::Result<Record> {
     if let Ok(serde_json::Value::Object(map)) = serde_json::from_str::<serde_json::Value>(text)
         && !map.contains_key("instance")
     {

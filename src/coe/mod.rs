@@ -10,7 +10,7 @@ use signalbox_engine::coe::{Instance, Record};
 use crate::input::{bad, read_text, text_or_embedded};
 
 mod advise;
-mod analyse;
+pub(crate) mod analyse;
 pub mod batch;
 pub mod selfplay;
 
@@ -18,7 +18,7 @@ mod new;
 mod play;
 mod solve;
 mod standing;
-mod table;
+pub(crate) mod table;
 
 /// The Cubes of Europe commands.
 #[derive(clap::Args, Debug)]

@@ -21,10 +21,10 @@ use signalbox_solver::cube_express::value::parts;
 
 use crate::input::{bad, check_new, text_or_embedded, write_new};
 
-mod analyse;
+pub(crate) mod analyse;
 mod play;
 mod selfplay;
-mod table;
+pub(crate) mod table;
 
 /// Cube Express commands.
 #[derive(clap::Args, Debug)]
@@ -501,6 +501,7 @@ fn load_position(content: Arc<Content>, path: Option<&Path>, turn: Option<usize>
 }
 
 fn plan(a: PlanArgs) -> anyhow::Result<()> {
+    crate::flags::stop_on_interrupt(a.time_limit);
     let backend: Backend = a.lp_backend.parse().map_err(bad)?;
     if !Backend::available().contains(&backend) {
         return Err(bad(format!(
@@ -539,6 +540,7 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
             "upper_bound": planned.upper_bound.unwrap_or(planned.value),
             "parts": by_part,
             "plan": planned.actions,
+            "words": game.describe_turn(&planned.actions),
             "method": planned.method.name(),
             "unseen": analyse::UNSEEN,
             "fallback": planned.fallback,

@@ -92,7 +92,7 @@ impl CubeTable {
 }
 
 /// A tile named by its number.
-fn tile_number(text: &str) -> Result<u8, String> {
+pub(crate) fn tile_number(text: &str) -> Result<u8, String> {
     let t = text.trim().trim_start_matches("tile").trim();
     t.parse::<u8>().map_err(|_| format!("`{}` is not a tile: give the number printed on the tile", text.trim()))
 }

@@ -112,6 +112,7 @@ pub struct AdviseArgs {
 
 /// Runs `express01 advise`.
 pub fn run(a: AdviseArgs) -> anyhow::Result<()> {
+    crate::flags::stop_on_interrupt(a.time_limit);
     if let Some(out) = &a.svg {
         check_new(out, a.force)?;
     }
@@ -177,7 +178,7 @@ pub fn run(a: AdviseArgs) -> anyhow::Result<()> {
             EVALUATION,
             UNSEEN,
         );
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        say!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(());
     }
     let stop = stop_words(a.states, a.time_limit);

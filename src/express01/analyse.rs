@@ -51,7 +51,7 @@ pub fn run(a: AnalyseArgs) -> anyhow::Result<()> {
 }
 
 /// A JSON object that is not an Express 01 record is refused by name before its fields are read.
-fn other_game(label: &str, text: &str) -> anyhow::Result<()> {
+pub(crate) fn other_game(label: &str, text: &str) -> anyhow::Result<()> {
     let Ok(serde_json::Value::Object(v)) = serde_json::from_str::<serde_json::Value>(text) else { return Ok(()) };
     match v.get("game").and_then(|g| g.as_str()) {
         Some("express01") => Ok(()),

@@ -1,7 +1,7 @@
 //! `signalbox express01 ...`: Express 01 commands.
 
 mod advise;
-mod analyse;
+pub(crate) mod analyse;
 mod new;
 mod play;
 mod record;
@@ -9,7 +9,7 @@ mod replay;
 mod route;
 mod selfplay;
 pub mod selfplay_batch;
-mod start;
+pub(crate) mod start;
 mod table;
 
 use std::path::{Path, PathBuf};

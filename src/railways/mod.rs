@@ -3,7 +3,7 @@
 mod analyse;
 pub mod odds_file;
 mod play;
-mod table;
+pub(crate) mod table;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -301,7 +301,7 @@ fn plain(x: f64) -> f64 {
     x + 0.0
 }
 
-fn load_content(content: Option<&Path>) -> anyhow::Result<(String, Arc<Content>)> {
+pub(crate) fn load_content(content: Option<&Path>) -> anyhow::Result<(String, Arc<Content>)> {
     let (label, text) = text_or_embedded(content, HOUSE_MAP_LABEL, HOUSE_MAP_TOML)?;
     let content = Content::from_toml(&label, &text).map(Arc::new).map_err(|e| bad(e.to_string()))?;
     Ok((label, content))
@@ -388,6 +388,7 @@ fn reason(answer: &Linked, supply: Supply) -> Option<String> {
 }
 
 fn plan(a: PlanArgs) -> anyhow::Result<()> {
+    crate::flags::stop_on_interrupt(a.time_limit);
     if let Some(path) = &a.svg {
         check_new(path, a.force)?;
     }

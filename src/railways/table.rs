@@ -20,11 +20,11 @@ use crate::table::{Ask, TableGame};
 
 /// A Railways Express game entered step by step: its record, always one that replays.
 pub struct RailwaysTable {
-    content: Arc<Content>,
-    record: RecordSetup,
-    game: Game,
+    pub(crate) content: Arc<Content>,
+    pub(crate) record: RecordSetup,
+    pub(crate) game: Game,
     /// `Some(seed)`: signalbox rolls the dice from the seed; `None`: the table rolls them.
-    dice: Option<u64>,
+    pub(crate) dice: Option<u64>,
 }
 
 /// The record as a table session saves it: the set-up and every move in words, with no seed
@@ -135,7 +135,8 @@ fn parse_build(line: &str) -> Option<(Ends, [i32; 2], Option<u8>)> {
 
 /// Two sides written together without a dash (`ew`, `nesw`, `nee`): the one way to split them.
 fn split_sides(s: &str) -> Option<Vec<Side>> {
-    (1..s.len()).find_map(|i| {
+    // Only at character boundaries: a typed word may hold any letter.
+    (1..s.len()).filter(|&i| s.is_char_boundary(i)).find_map(|i| {
         let a = Side::try_from(s[..i].to_string()).ok()?;
         let b = Side::try_from(s[i..].to_string()).ok()?;
         Some(vec![a, b])
@@ -181,7 +182,7 @@ impl RailwaysTable {
     }
 
     /// Plays `m`, checked by the engine, and adds it to the record.
-    fn push(&mut self, m: Move) -> Result<(), String> {
+    pub(crate) fn push(&mut self, m: Move) -> Result<(), String> {
         let starts = self.game.phase() == Phase::Roll;
         self.game.apply(&m.action()).map_err(|e| refusal(&e))?;
         if starts {
@@ -323,7 +324,7 @@ impl RailwaysTable {
     }
 
     /// The line as a move of the phase now.
-    fn read(&self, line: &str) -> Result<Move, String> {
+    pub(crate) fn read(&self, line: &str) -> Result<Move, String> {
         let t = line.trim().to_ascii_lowercase();
         let colour = self.colour();
         match self.game.phase() {

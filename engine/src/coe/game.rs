@@ -304,7 +304,7 @@ pub enum Refusal {
     #[error("no effect's choice is open")]
     NoChoice,
     /// A die other than 0 and 1.
-    #[error("there is no die {0} (dice are 0 and 1)")]
+    #[error("there is no {} (a turn has a first and a second die)", die_name(*.0))]
     NoDie(u8),
     /// A die already used this turn.
     #[error("the {} is already used this turn", die_name(*.0))]
@@ -334,13 +334,13 @@ pub enum Refusal {
         held: u8,
     },
     /// A market card that is not there.
-    #[error("there is no market card {0} (0: the deck's top, 1: the discard's)")]
+    #[error("the market has no {} now", card_name(*.0))]
     NoCard(u8),
     /// A central square other than 0 to 2.
-    #[error("there is no central square {0} (squares are 0 to 2)")]
+    #[error("there is no square {} on a market card (its central squares are 1 to 3 from the top)", u16::from(*.0) + 1)]
     NoSquare(u8),
     /// A square of another face.
-    #[error("square {square} of card {card} shows {shows}, not {face}")]
+    #[error("square {} of the {} shows {shows}, not {face}", u16::from(*square) + 1, card_name(*card))]
     WrongFace {
         /// The card.
         card: u8,
@@ -352,7 +352,7 @@ pub enum Refusal {
         face: u8,
     },
     /// A colour the square does not give.
-    #[error("square {square} of card {card} gives {gives}, not {colour}")]
+    #[error("square {} of the {} gives {gives}, not {colour}", u16::from(*square) + 1, card_name(*card))]
     WrongColour {
         /// The card.
         card: u8,

@@ -129,7 +129,7 @@ impl fmt::Display for Action {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Illegal {
     /// The action does not fit the phase.
-    #[error("not now: the turn is at {0:?}")]
+    #[error("not now: {}", phase_words(*.0))]
     Phase(Phase),
     /// A re-roll without a cube in hand.
     #[error("no cube in hand to spend on a re-roll")]
@@ -166,6 +166,16 @@ pub enum Illegal {
     /// The supply has no tile of the kind.
     #[error("the supply has no {0} tile left")]
     Supply(String),
+}
+
+/// Where the turn stands, in words, for a step refused as out of turn (rulebook: General Play).
+fn phase_words(phase: Phase) -> &'static str {
+    match phase {
+        Phase::Roll => "the four dice are to be rolled first",
+        Phase::Reroll => "the dice lie: re-roll with a cube or pair them first",
+        Phase::Build { .. } => "the dice are paired: build with the free slots or end the turn",
+        Phase::Over => "the game is over",
+    }
 }
 
 /// The state of a game.

@@ -36,6 +36,34 @@ pub fn turning_boards(
     review: &Review,
     best: &[Move],
 ) -> Vec<TurningBoards> {
+    boards_of(catalogue, instance, rules, moves, review, best, &review.summary.turning_points)
+}
+
+/// The three boards of every decision of `review` (before it, after the move played, after the
+/// best move), in the review's order of decisions, drawn as [`turning_boards`] draws them; a
+/// decision whose best move `best` lacks is left out.
+pub fn decision_boards(
+    catalogue: &Catalogue,
+    instance: &Instance,
+    rules: Rules,
+    moves: &[Move],
+    review: &Review,
+    best: &[Move],
+) -> Vec<TurningBoards> {
+    let every: Vec<usize> = review.decisions.iter().map(|d| d.index).collect();
+    boards_of(catalogue, instance, rules, moves, review, best, &every)
+}
+
+/// The three boards of the decisions numbered `indices` (from 1), in that order.
+fn boards_of(
+    catalogue: &Catalogue,
+    instance: &Instance,
+    rules: Rules,
+    moves: &[Move],
+    review: &Review,
+    best: &[Move],
+    indices: &[usize],
+) -> Vec<TurningBoards> {
     let picture = |line: &[Move], title: &str, note: &str| {
         let mut game = Game::new(catalogue, instance, rules);
         for &mv in line {
@@ -43,15 +71,13 @@ pub fn turning_boards(
         }
         position_svg(catalogue, instance, rules, line, title, &[state(&game), note.to_owned()], true)
     };
-    review
-        .summary
-        .turning_points
+    indices
         .iter()
         .filter_map(|&index| {
             let d = review.decision(index)?;
-            let k = index - 1;
-            let before_line = &moves[..k];
-            let played_line = &moves[..=k];
+            let k = index.checked_sub(1)?;
+            let before_line = moves.get(..k)?;
+            let played_line = moves.get(..=k)?;
             let mut best_line = before_line.to_vec();
             best_line.push(*best.get(k)?);
             let value = |v: f64| crate::page::escape(&format!("{v}"));

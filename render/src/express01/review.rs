@@ -28,43 +28,47 @@ fn board_after(before: &Game<'_>, steps: &[Step], title: &str) -> String {
 /// The three boards of each turning point of `analysis`, in the order of the review's turning
 /// points.
 pub fn turning_boards(analysis: &Analysis<'_>) -> Vec<TurningBoards> {
+    analysis.review.summary.turning_points.iter().filter_map(|&index| boards_of(analysis, index)).collect()
+}
+
+/// The three boards of every decision of `analysis` (before, played, best), in the review's order
+/// of decisions; [`turning_boards`] is these for the turning points.
+pub fn decision_boards(analysis: &Analysis<'_>) -> Vec<TurningBoards> {
+    analysis.review.decisions.iter().filter_map(|d| boards_of(analysis, d.index)).collect()
+}
+
+/// The three boards of decision `index` (from 1) of `analysis`.
+fn boards_of(analysis: &Analysis<'_>, index: usize) -> Option<TurningBoards> {
     let review = &analysis.review;
-    review
-        .summary
-        .turning_points
-        .iter()
-        .filter_map(|&index| {
-            let d = review.decision(index)?;
-            let t = index - 1;
-            let turn = analysis.turns.get(t)?;
-            let name = review.players.get(d.player).map_or("the player", String::as_str);
-            let (round, within) = (turn.before.round(), turn.before.turn());
-            let at = format!("Round {round}, turn {within}");
-            Some(TurningBoards {
-                decision: index,
-                before: Board {
-                    caption: format!("before turn {}: {name} to play", d.turn),
-                    svg: board_after(&turn.before, &[], &format!("{at} · before: {name} to play")),
-                },
-                played: Board {
-                    caption: format!("played: value {}", number(d.value_after)),
-                    svg: board_after(
-                        &turn.before,
-                        &turn.steps,
-                        &format!("{at} · played by {name} · value {}", number(d.value_after)),
-                    ),
-                },
-                best: Board {
-                    caption: format!("best: value {}", number(d.value_before)),
-                    svg: board_after(
-                        &turn.before,
-                        analysis.best.get(t)?,
-                        &format!("{at} · best turn · value {}", number(d.value_before)),
-                    ),
-                },
-            })
-        })
-        .collect()
+    let d = review.decision(index)?;
+    let t = index - 1;
+    let turn = analysis.turns.get(t)?;
+    let name = review.players.get(d.player).map_or("the player", String::as_str);
+    let (round, within) = (turn.before.round(), turn.before.turn());
+    let at = format!("Round {round}, turn {within}");
+    Some(TurningBoards {
+        decision: index,
+        before: Board {
+            caption: format!("before turn {}: {name} to play", d.turn),
+            svg: board_after(&turn.before, &[], &format!("{at} · before: {name} to play")),
+        },
+        played: Board {
+            caption: format!("played: value {}", number(d.value_after)),
+            svg: board_after(
+                &turn.before,
+                &turn.steps,
+                &format!("{at} · played by {name} · value {}", number(d.value_after)),
+            ),
+        },
+        best: Board {
+            caption: format!("best: value {}", number(d.value_before)),
+            svg: board_after(
+                &turn.before,
+                analysis.best.get(t)?,
+                &format!("{at} · best turn · value {}", number(d.value_before)),
+            ),
+        },
+    })
 }
 
 #[cfg(test)]
