@@ -27,6 +27,7 @@ mod jsonl;
 mod output;
 mod puzzles;
 mod railways;
+mod serve;
 mod shard;
 mod table;
 
@@ -82,6 +83,9 @@ enum Game {
     ///   signalbox merge coe-puzzles coe-*.jsonl
     #[command(verbatim_doc_comment)]
     Merge(shard::MergeArgs),
+    /// The analysis board: a local web app to open a game, step through it, review it, ask the
+    /// best move at any position, try other moves and solve puzzles, for all four games.
+    Serve(serve::Args),
 }
 
 fn main() -> ExitCode {
@@ -114,5 +118,6 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Game::Railways(args) => railways::run(args),
         Game::Puzzles(args) => puzzles::run(args),
         Game::Merge(args) => shard::run(args),
+        Game::Serve(args) => serve::run(args),
     }
 }
