@@ -306,12 +306,27 @@ fn shots() -> PathBuf {
     dir
 }
 
-/// The whole walk of one game on a phone.
-async fn walk_game(game: &str, ask_turn: u64, long_search: bool) {
+/// What a walk does besides stepping, asking, trying and saving.
+#[derive(Clone, Copy)]
+struct Walk {
+    /// The turn whose first step the best move is asked at.
+    ask_turn: u64,
+    /// The search there is long: stop it and expect the best found, not proven.
+    long_search: bool,
+    /// Review the game, and step to a decision from the chart.
+    review: bool,
+    /// A 390 px phone (else a 1280 px desktop window).
+    phone: bool,
+}
+
+/// The whole walk of one game.
+async fn walk_game(game: &str, walk_options: Walk) {
+    let Walk { ask_turn, long_search, review, phone } = walk_options;
+    let screen = if phone { "phone" } else { "desktop" };
     let driver = Driver::start();
     let server = Server::start(&[]);
     let base = server.base.clone();
-    let c = browser(&driver, true, &format!("board-{game}")).await;
+    let c = browser(&driver, phone, &format!("board-{game}-{screen}")).await;
     c.goto(&format!("{base}/")).await.expect("the page opens");
     until(&c, "document.querySelectorAll('#game option').length == 4", 30, "the games listed").await;
     let first = text_of(&c, "first-step").await;
@@ -356,6 +371,10 @@ async fn walk_game(game: &str, ask_turn: u64, long_search: bool) {
     click(&c, "first").await;
     at_step(&c, 0).await;
     clean(&c, &base, "stepping").await;
+
+    if review {
+        review_game(&c, &base).await;
+    }
 
     // Ask the best move at a chosen step, by a click on its row; stop the search.
     c.find(Locator::Css(&format!("#moves tbody tr[data-at='{ask_at}']")))
@@ -456,31 +475,99 @@ async fn walk_game(game: &str, ask_turn: u64, long_search: bool) {
     at_step(&c, at).await;
     assert_eq!(step(&c).await.1, n, "the main line is whole again");
     let shot = c.screenshot().await.expect("a screenshot");
-    std::fs::write(shots().join(format!("board-{game}-phone.png")), shot).expect("saved");
+    std::fs::write(shots().join(format!("board-{game}-{screen}.png")), shot).expect("saved");
     clean(&c, &base, "back to the main line").await;
+
+    // A new game from a seed: no step yet, the first moves offered.
+    c.find(Locator::Id("seed")).await.expect("the seed").clear().await.expect("cleared");
+    c.find(Locator::Id("seed")).await.expect("the seed").send_keys("3").await.expect("typed");
+    click(&c, "new-game").await;
+    until(&c, "document.getElementById('where').textContent == 'step 0 of 0'", 60, "the new game").await;
+    at_step(&c, 0).await;
+    until(&c, "document.querySelectorAll('#choices optgroup option').length > 0", 60, "its first moves").await;
+    clean(&c, &base, "a new game").await;
     c.close().await.expect("the session closes");
     let err = server.stop();
     assert!(!err.contains("panicked"), "the server did not panic: {err}");
 }
 
+/// Reviews the game on the board: the progress, the losses in the move list, the chart, and at a
+/// decision reached from the chart its boards before, played and best.
+async fn review_game(c: &Client, base: &str) {
+    click(c, "review").await;
+    until(c, "document.getElementById('review-text').textContent.startsWith('Reviewed')", 240, "the review").await;
+    let bars: usize = c
+        .execute("return document.querySelectorAll('#chart rect.bar').length;", vec![])
+        .await
+        .expect("bars")
+        .as_u64()
+        .unwrap_or(0) as usize;
+    let decisions: usize =
+        text_of(c, "review-text").await.split_whitespace().find_map(|w| w.parse().ok()).expect("a count of decisions");
+    assert_eq!(bars, decisions, "a bar per decision");
+    let losses: usize = c
+        .execute("return Array.from(document.querySelectorAll('#moves tbody tr')).filter(r => r.cells.length > 4 && r.cells[4].textContent !== '').length;", vec![])
+        .await
+        .expect("the losses")
+        .as_u64()
+        .unwrap_or(0) as usize;
+    assert!(losses > 0, "the move list shows the losses");
+    // The costliest decision, from its bar.
+    let i = c
+        .execute(
+            "const bars = Array.from(document.querySelectorAll('#chart rect.bar')); let most = bars[0]; for (const b of bars) if (Number(b.getAttribute('height')) > Number(most.getAttribute('height'))) most = b; most.dispatchEvent(new MouseEvent('click', {bubbles: true})); return Number(most.dataset.decision);",
+            vec![],
+        )
+        .await
+        .expect("a bar is clicked")
+        .as_u64()
+        .expect("a decision");
+    until(c, "!document.getElementById('decision').hidden", 30, "the decision's boards").await;
+    for (button, ends) in
+        [("Best", format!("/best/{i}")), ("Played", "/board/".to_owned()), ("Before", "/board/".to_owned())]
+    {
+        c.execute(
+            &format!("Array.from(document.querySelectorAll('#decision button')).find(b => b.textContent == '{button}').click();"),
+            vec![],
+        )
+        .await
+        .expect("a board's button");
+        until(
+            c,
+            &format!("document.getElementById('board').dataset.shown.includes('{ends}') && document.querySelector('#board svg')"),
+            30,
+            &format!("the {button} board"),
+        )
+        .await;
+    }
+    clean(c, base, "the review").await;
+}
+
+const PHONE: Walk = Walk { ask_turn: 2, long_search: false, review: false, phone: true };
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn express01_on_a_phone() {
-    walk_game("express01", LONG_TURN, true).await;
+    walk_game("express01", Walk { ask_turn: LONG_TURN, long_search: true, ..PHONE }).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cubes_of_europe_on_a_phone() {
-    walk_game("coe", 2, false).await;
+    walk_game("coe", PHONE).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn cube_express_on_a_phone() {
-    walk_game("cube-express", 2, false).await;
+async fn cube_express_on_a_phone_with_its_review() {
+    walk_game("cube-express", Walk { review: true, ..PHONE }).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn railways_on_a_phone() {
-    walk_game("railways", 3, false).await;
+    walk_game("railways", Walk { ask_turn: 3, ..PHONE }).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn railways_on_a_desktop() {
+    walk_game("railways", Walk { ask_turn: 3, phone: false, ..PHONE }).await;
 }
 
 /// No path from the browser reaches the disk; bodies and searches are capped.
@@ -562,4 +649,146 @@ fn another_host_is_announced() {
     let server = Server::start(&["--host", "0.0.0.0"]);
     let err = server.stop();
     assert!(err.contains("anyone who can reach"), "the server warns: {err}");
+}
+
+/// Draws the README's pictures of the board (docs/images/board-GAME.png): each game's sample
+/// at a step in its middle, in a desktop window. Run by hand:
+/// `cargo test --test browser_app readme_pictures -- --ignored`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "writes the README's pictures"]
+async fn readme_pictures() {
+    let driver = Driver::start();
+    let server = Server::start(&[]);
+    let base = server.base.clone();
+    let c = browser(&driver, false, "board-readme").await;
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs").join("images");
+    std::fs::create_dir_all(&dir).expect("docs/images");
+    for game in ["express01", "coe", "cube-express", "railways"] {
+        c.goto(&format!("{base}/")).await.expect("the page opens");
+        until(&c, "document.querySelectorAll('#game option').length == 4", 30, "the games listed").await;
+        c.find(Locator::Id("game")).await.expect("the game list").select_by_value(game).await.expect("chosen");
+        click(&c, "open-sample").await;
+        at_step(&c, 0).await;
+        let (_, n) = step(&c).await;
+        let middle = c
+            .execute(
+                &format!("const rows = Array.from(document.querySelectorAll('#moves tbody tr[data-at]')); const r = rows.find(r => Number(r.dataset.at) >= {} && !r.classList.contains('chance')); r.click(); return Number(r.dataset.at);", n / 2),
+                vec![],
+            )
+            .await
+            .expect("a row is clicked")
+            .as_u64()
+            .expect("a step") as usize;
+        at_step(&c, middle).await;
+        until(&c, "document.querySelectorAll('#choices optgroup option').length > 0", 60, "the legal moves").await;
+        c.execute("window.scrollTo(0, 0);", vec![]).await.expect("scrolled");
+        clean(&c, &base, game).await;
+        let shot = c.screenshot().await.expect("a screenshot");
+        std::fs::write(dir.join(format!("board-{game}.png")), shot).expect("saved");
+    }
+    c.close().await.expect("the session closes");
+}
+
+/// Every shipped collection's first puzzle on a phone: a wrong answer is refused with
+/// `puzzles try`'s verdict, the hints come one by one up to the answer, the answer from the key
+/// solves it, and the progress stays in the browser after a reload.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shipped_puzzles_are_solved_and_failed_on_a_phone() {
+    let driver = Driver::start();
+    let server = Server::start(&[]);
+    let base = server.base.clone();
+    let c = browser(&driver, true, "board-puzzles").await;
+    c.goto(&format!("{base}/")).await.expect("the page opens");
+    until(&c, "document.querySelectorAll('#game option').length == 4", 30, "the page").await;
+    click(&c, "open-puzzles").await;
+    until(&c, "document.querySelectorAll('#collection option').length > 0", 30, "the collections").await;
+    let collections = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("puzzles").join("collections");
+    let shelf = json_of(server.port(), "GET", "/api/puzzles", &json!(null));
+    let entries = shelf.as_array().expect("collections");
+    assert_eq!(entries.len(), 5, "the five shipped collections");
+    let mut solved_ids = Vec::new();
+    for entry in entries {
+        let number = entry["number"].as_u64().expect("a number");
+        let kind = entry["kind"].as_str().expect("a kind");
+        let first = &entry["puzzles"][0];
+        let id = first["id"].as_str().expect("an id").to_owned();
+        let key: Value = serde_json::from_str(
+            &std::fs::read_to_string(collections.join(kind).join(format!("{id}.json"))).expect("the puzzle file"),
+        )
+        .expect("JSON");
+        let answer = key["answer"]["text"].as_str().expect("the answer key").to_owned();
+        c.find(Locator::Id("collection"))
+            .await
+            .expect("the list")
+            .select_by_value(&number.to_string())
+            .await
+            .expect("chosen");
+        c.find(Locator::Css("#puzzle-list button[data-index='0']"))
+            .await
+            .expect("the first puzzle")
+            .click()
+            .await
+            .expect("a click");
+        until(
+            &c,
+            "!document.getElementById('puzzle').hidden && document.querySelector('#puzzle-board svg')",
+            30,
+            "the puzzle",
+        )
+        .await;
+        assert!(text_of(&c, "puzzle-title").await.contains(&id), "{kind}: the puzzle shown");
+        // A wrong answer: the format's example, which is never this puzzle's answer.
+        let example = text_of(&c, "puzzle-format").await;
+        let example = example.split("For example: ").nth(1).expect("an example").to_owned();
+        c.find(Locator::Id("puzzle-answer")).await.expect("the answer box").send_keys(&example).await.expect("typed");
+        click(&c, "puzzle-try").await;
+        until(&c, "document.getElementById('puzzle-verdict').textContent.length > 0", 60, "the verdict").await;
+        let verdict = text_of(&c, "puzzle-verdict").await;
+        assert!(!verdict.contains("solved:"), "{kind}: the example does not solve it: {verdict}");
+        // The hints, one by one, to the answer.
+        let mut shown = 0;
+        while c
+            .find(Locator::Id("puzzle-hint"))
+            .await
+            .expect("the hint button")
+            .prop("disabled")
+            .await
+            .expect("its state")
+            .as_deref()
+            != Some("true")
+        {
+            click(&c, "puzzle-hint").await;
+            shown += 1;
+            until(&c, &format!("document.querySelectorAll('#puzzle-hints li').length == {shown}"), 30, "a hint").await;
+            assert!(shown <= 5, "{kind}: the hints end");
+        }
+        assert!(shown >= 2, "{kind}: hints before the answer");
+        let last = text_of(&c, "puzzle-hints").await;
+        assert!(last.contains("The answer"), "{kind}: the last hint gives the answer: {last}");
+        until(&c, "!document.getElementById('puzzle-answer-board').hidden && document.querySelector('#puzzle-answer-board svg')", 30, "the answer drawn").await;
+        // The answer from the key solves it.
+        let input = c.find(Locator::Id("puzzle-answer")).await.expect("the answer box");
+        input.clear().await.expect("cleared");
+        input.send_keys(&answer).await.expect("typed");
+        click(&c, "puzzle-try").await;
+        until(&c, "document.getElementById('puzzle-verdict').className == 'solved'", 60, "the puzzle solved").await;
+        assert!(text_of(&c, "puzzle-verdict").await.contains("solved"), "{kind}: solved");
+        solved_ids.push(id);
+        clean(&c, &base, kind).await;
+    }
+    // The progress is kept in the browser.
+    c.refresh().await.expect("reloaded");
+    until(&c, "document.querySelectorAll('#game option').length == 4", 30, "the page").await;
+    click(&c, "open-puzzles").await;
+    until(&c, "document.querySelectorAll('#puzzle-list button').length > 0", 30, "the list").await;
+    let saved: Value =
+        c.execute("return JSON.parse(localStorage.getItem('signalbox-puzzles'));", vec![]).await.expect("the progress");
+    for id in &solved_ids {
+        assert_eq!(saved[id.as_str()], json!("solved"), "{id} is kept as solved");
+    }
+    until(&c, "document.querySelector('#puzzle-list button.solved')", 10, "a solved mark in the list").await;
+    let shot = c.screenshot().await.expect("a screenshot");
+    std::fs::write(shots().join("board-puzzles-phone.png"), shot).expect("saved");
+    clean(&c, &base, "the puzzles").await;
+    c.close().await.expect("the session closes");
 }

@@ -520,28 +520,68 @@ pub fn write(dir: &Path, collection: &Collection, force: bool) -> Result<(), Puz
     std::fs::remove_dir(&partial).map_err(|e| io_error(&partial, e))
 }
 
+/// A fault of the file (or text) named `label`.
+fn label_error(label: &str, message: impl std::fmt::Display) -> PuzzleError {
+    PuzzleError::File { path: label.to_string(), message: message.to_string() }
+}
+
+/// Reads a text file, naming it in a fault.
+fn read_text(path: &Path) -> Result<String, PuzzleError> {
+    std::fs::read_to_string(path).map_err(|e| io_error(path, format!("cannot read: {e}")))
+}
+
+/// Parses JSON text, naming `label` (the file it came from), the line and the column of a
+/// fault; [`read_json`] is this on a file's text.
+pub fn parse_json<T: serde::de::DeserializeOwned>(label: &str, text: &str) -> Result<T, PuzzleError> {
+    serde_json::from_str(text).map_err(|e| label_error(label, format!("line {}, column {}: {e}", e.line(), e.column())))
+}
+
 /// Reads a JSON file, naming the file, the line and the column of a fault.
 pub fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, PuzzleError> {
-    let text = std::fs::read_to_string(path).map_err(|e| io_error(path, format!("cannot read: {e}")))?;
-    serde_json::from_str(&text).map_err(|e| io_error(path, format!("line {}, column {}: {e}", e.line(), e.column())))
+    parse_json(&path.display().to_string(), &read_text(path)?)
+}
+
+/// Parses one puzzle file's text, naming `label` (the file it came from) in a fault;
+/// [`read_puzzle`] is this on a file's text.
+pub fn parse_puzzle(label: &str, text: &str) -> Result<Puzzle, PuzzleError> {
+    let value: serde_json::Value = parse_json(label, text)?;
+    if let Some(f) = value.get("format").and_then(|f| f.as_u64())
+        && f != u64::from(FORMAT)
+    {
+        return Err(label_error(label, format!("puzzle format {f}; this signalbox reads format {FORMAT}")));
+    }
+    serde_json::from_value(value).map_err(|e| label_error(label, format!("not a puzzle: {e}")))
 }
 
 /// Reads one puzzle file.
 pub fn read_puzzle(path: &Path) -> Result<Puzzle, PuzzleError> {
-    let value: serde_json::Value = read_json(path)?;
-    if let Some(f) = value.get("format").and_then(|f| f.as_u64())
-        && f != u64::from(FORMAT)
-    {
-        return Err(io_error(path, format!("puzzle format {f}; this signalbox reads format {FORMAT}")));
+    parse_puzzle(&path.display().to_string(), &read_text(path)?)
+}
+
+/// Gives a collection's puzzle file, by its name in the manifest: the label a fault names it by,
+/// and its text.
+pub type OpenFile<'a> = dyn FnMut(&str) -> Result<(String, String), PuzzleError> + 'a;
+
+/// Parses a collection from its texts: the manifest's (named `label` in a fault), and each puzzle
+/// file's, which `open` gives for a file name of the manifest as the file's label and text.
+/// [`read`] is this on a folder's files.
+pub fn parse(label: &str, manifest: &str, open: &mut OpenFile<'_>) -> Result<Collection, PuzzleError> {
+    let manifest: Manifest = parse_json(label, manifest)?;
+    let mut puzzles = Vec::with_capacity(manifest.puzzles.len());
+    for e in &manifest.puzzles {
+        let (label, text) = open(&e.file)?;
+        puzzles.push(parse_puzzle(&label, &text)?);
     }
-    serde_json::from_value(value).map_err(|e| io_error(path, format!("not a puzzle: {e}")))
+    Ok(Collection { manifest, puzzles })
 }
 
 /// Reads a collection folder: its manifest and each puzzle it lists.
 pub fn read(dir: &Path) -> Result<Collection, PuzzleError> {
-    let manifest: Manifest = read_json(&dir.join(MANIFEST))?;
-    let puzzles = manifest.puzzles.iter().map(|e| read_puzzle(&dir.join(&e.file))).collect::<Result<Vec<_>, _>>()?;
-    Ok(Collection { manifest, puzzles })
+    let path = dir.join(MANIFEST);
+    parse(&path.display().to_string(), &read_text(&path)?, &mut |file| {
+        let path = dir.join(file);
+        Ok((path.display().to_string(), read_text(&path)?))
+    })
 }
 
 /// Checks one puzzle against a fresh solve of its position: the kind exists, the id matches the

@@ -18,9 +18,13 @@ use signalbox_render::walk::{Choice, Reviewed, Walk};
 
 use super::asks::{AskStatus, Asks, Folder, tab_name};
 use super::games::{Kind, Open, ReviewResult, named_in};
+use super::puzzles::{PuzzleView, Shelf, ShelfEntry, TryAnswer};
 
 /// The most games kept open at once; opening more forgets the oldest.
 const MAX_OPEN: usize = 256;
+
+/// The most reviews running at once (each uses every core).
+const MAX_REVIEWS: usize = 2;
 
 /// The page, its script and its style, built into the binary.
 const INDEX: &str = include_str!("assets/index.html");
@@ -44,6 +48,7 @@ pub struct State {
     next: Mutex<u64>,
     reviews: Mutex<HashMap<u64, Arc<ReviewJob>>>,
     asks: Asks,
+    shelf: Arc<Shelf>,
     started: Vec<u64>,
     loopback: bool,
     port: u16,
@@ -56,6 +61,7 @@ impl State {
         folder: Folder,
         cap: Duration,
         opened: Vec<Box<dyn Open>>,
+        shelf: Shelf,
         loopback: bool,
         port: u16,
     ) -> anyhow::Result<Arc<State>> {
@@ -65,6 +71,7 @@ impl State {
             next: Mutex::new(1),
             reviews: Mutex::new(HashMap::new()),
             asks: Asks::new(exe, cap, folder),
+            shelf: Arc::new(shelf),
             started: Vec::new(),
             loopback,
             port,
@@ -149,6 +156,11 @@ pub fn router(state: Arc<State>) -> Router {
         .route("/api/ask", post(ask))
         .route("/api/ask/{tab}", get(ask_status))
         .route("/api/ask/{tab}/stop", post(ask_stop))
+        .route("/api/puzzles", get(shelf))
+        .route("/api/puzzles/{c}/{i}", get(puzzle))
+        .route("/api/puzzles/{c}/{i}/try", post(try_answer))
+        .route("/api/puzzles/{c}/{i}/hint/{n}", get(hint))
+        .route("/api/puzzles/{c}/{i}/answer", get(answer_board))
         .layer(DefaultBodyLimit::max(super::MAX_BODY))
         .layer(middleware::from_fn_with_state(state.clone(), guard))
         .with_state(state)
@@ -387,6 +399,12 @@ async fn review_start(Extract(state): Extract<Arc<State>>, Path(id): Path<u64>) 
         if let Some(job) = reviews.get(&id) {
             return Ok(Json(review_status_of(Some(job))));
         }
+        let running = reviews.values().filter(|j| j.result.lock().map(|r| r.is_none()).unwrap_or(false)).count();
+        if running >= MAX_REVIEWS {
+            let mut status = review_status_of(None);
+            status.error = Some(format!("{MAX_REVIEWS} reviews are running already: wait for one to finish"));
+            return Ok(Json(status));
+        }
         let job =
             Arc::new(ReviewJob { done: AtomicUsize::new(0), total: AtomicUsize::new(0), result: Mutex::new(None) });
         reviews.insert(id, job.clone());
@@ -425,22 +443,40 @@ struct AskRequest {
     at: usize,
 }
 
-async fn ask(Extract(state): Extract<Arc<State>>, Json(request): Json<AskRequest>) -> Result<Json<AskStatus>, Refusal> {
+/// What the page is told when it asks the best move: the search started, or why not.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Asked {
+    /// The search started (at the step asked, or at the start of its turn where the game advises
+    /// only there).
+    Started(AskStatus),
+    /// Why not, in words.
+    Refused {
+        /// The reason.
+        refused: String,
+    },
+}
+
+async fn ask(Extract(state): Extract<Arc<State>>, Json(request): Json<AskRequest>) -> Result<Json<Asked>, Refusal> {
     let tab = tab_name(&request.tab).map_err(|e| Refusal::new(StatusCode::BAD_REQUEST, e))?;
     let game = state.game(request.game)?;
-    let at = request.at;
-    let call = blocking(move || (game.kind(), game.advise(at))).await?;
-    let (kind, Some(call)) = call else {
-        return Err(Refusal::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "the best move is asked at the start of a turn, and before the game is over",
-        ));
+    let asked = request.at;
+    // Where the game advises only at a turn's start, the best turn from the start of this one.
+    let call = blocking(move || {
+        let at = asked.min(game.walk().steps.len());
+        if game.choices(at).is_empty() {
+            return None;
+        }
+        (0..=at).rev().find_map(|a| game.advise(a).map(|call| (a, call))).map(|found| (game.kind(), found))
+    })
+    .await?;
+    let Some((kind, (at, call))) = call else {
+        return Ok(Json(Asked::Refused { refused: "there is no move to advise here: the game is over".to_owned() }));
     };
-    state
-        .asks
-        .start(tab, kind.command(), request.game, at, call)
-        .map(Json)
-        .map_err(|e| Refusal::new(StatusCode::TOO_MANY_REQUESTS, e))
+    Ok(Json(match state.asks.start(tab, kind.command(), request.game, at, call) {
+        Ok(status) => Asked::Started(status),
+        Err(refused) => Asked::Refused { refused },
+    }))
 }
 
 async fn ask_status(Extract(state): Extract<Arc<State>>, Path(tab): Path<String>) -> Result<Json<AskStatus>, Refusal> {
@@ -451,4 +487,79 @@ async fn ask_status(Extract(state): Extract<Arc<State>>, Path(tab): Path<String>
 async fn ask_stop(Extract(state): Extract<Arc<State>>, Path(tab): Path<String>) -> Result<Json<AskStatus>, Refusal> {
     let tab = tab_name(&tab).map_err(|e| Refusal::new(StatusCode::BAD_REQUEST, e))?;
     state.asks.stop(tab).map(Json).ok_or_else(|| Refusal::new(StatusCode::NOT_FOUND, "this tab has asked nothing"))
+}
+
+async fn shelf(Extract(state): Extract<Arc<State>>) -> Json<Vec<ShelfEntry>> {
+    Json(state.shelf.list())
+}
+
+fn no_puzzle() -> Refusal {
+    Refusal::new(StatusCode::NOT_FOUND, "no such puzzle")
+}
+
+async fn puzzle(
+    Extract(state): Extract<Arc<State>>,
+    Path((c, i)): Path<(usize, usize)>,
+) -> Result<Json<PuzzleView>, Refusal> {
+    let shelf = state.shelf.clone();
+    blocking(move || shelf.puzzle(c, i)).await?.map(Json).ok_or_else(no_puzzle)
+}
+
+#[derive(Deserialize)]
+struct TryRequest {
+    answer: String,
+}
+
+/// A verdict on an answer, or why the answer could not be read (in `puzzles try`'s words).
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Tried {
+    /// The verdict.
+    Judged(TryAnswer),
+    /// Why the answer could not be read.
+    Refused {
+        /// The reason.
+        refused: String,
+    },
+}
+
+async fn try_answer(
+    Extract(state): Extract<Arc<State>>,
+    Path((c, i)): Path<(usize, usize)>,
+    Json(request): Json<TryRequest>,
+) -> Result<Json<Tried>, Refusal> {
+    let shelf = state.shelf.clone();
+    if shelf.puzzle_exists(c, i) {
+        let judged = blocking(move || shelf.attempt(c, i, request.answer.trim())).await?;
+        Ok(Json(match judged {
+            Ok(t) => Tried::Judged(t),
+            Err(refused) => Tried::Refused { refused },
+        }))
+    } else {
+        Err(no_puzzle())
+    }
+}
+
+/// A hint, or none past the last.
+#[derive(Serialize)]
+struct Hint {
+    hint: Option<String>,
+}
+
+async fn hint(
+    Extract(state): Extract<Arc<State>>,
+    Path((c, i, n)): Path<(usize, usize, usize)>,
+) -> Result<Json<Hint>, Refusal> {
+    if !state.shelf.puzzle_exists(c, i) {
+        return Err(no_puzzle());
+    }
+    Ok(Json(Hint { hint: state.shelf.hint(c, i, n) }))
+}
+
+async fn answer_board(
+    Extract(state): Extract<Arc<State>>,
+    Path((c, i)): Path<(usize, usize)>,
+) -> Result<Response, Refusal> {
+    let shelf = state.shelf.clone();
+    blocking(move || shelf.answer_board(c, i)).await?.map(svg).ok_or_else(no_puzzle)
 }

@@ -3,6 +3,8 @@
 //! from a seed), steps through it, reviews it in the background, asks the best move at any step
 //! (the CLI's own `advise`, in a process of its own that a stop button ends with the best found),
 //! and tries other moves from any step, forking the game and saving it as a record the CLI reads.
+//! Its puzzles are the shipped collections and any collection folder named with `--puzzles`,
+//! solved on the page with `puzzles try`'s verdict and hints from the answer key.
 //!
 //! Safe by default: it listens on 127.0.0.1 unless `--host` says otherwise; it serves only its
 //! own three files, built into the binary, under a policy that lets the page load nothing from
@@ -12,6 +14,7 @@
 mod api;
 mod asks;
 pub mod games;
+pub mod puzzles;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
@@ -27,6 +30,7 @@ use crate::input::{bad, read_text};
 ///   signalbox serve                          (then open http://127.0.0.1:8080 in a browser)
 ///   signalbox serve my-game.json             (opens the record at once)
 ///   signalbox serve --port 9000 --search-limit 20
+///   signalbox serve --puzzles club-puzzles      (a collection of your own beside the shipped ones)
 #[derive(clap::Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
@@ -44,6 +48,10 @@ pub struct Args {
     /// with its bound, labelled not proven.
     #[arg(long, value_name = "S", default_value = "60", value_parser = crate::flags::seconds)]
     search_limit: Duration,
+    /// A puzzle collection folder (as `puzzles make --out` writes it) to offer beside the
+    /// shipped collections; may be given more than once.
+    #[arg(long, value_name = "DIR")]
+    puzzles: Vec<PathBuf>,
 }
 
 /// The largest request body accepted (an uploaded record): 4 MiB.
@@ -59,6 +67,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             .ok_or_else(|| bad(format!("{label}: not a game record of signalbox: it names no `game`")))?;
         opened.push(kind.open(&label, &text).map_err(bad)?);
     }
+    let shelf = puzzles::Shelf::new(&a.puzzles).map_err(bad)?;
     let dir = asks::Folder::new().context("cannot make the folder for the questions' files")?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -76,7 +85,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
                 "warning: listening on {local}: anyone who can reach this address can use the board and its searches"
             );
         }
-        let state = api::State::new(dir, a.search_limit, opened, a.host.is_loopback(), local.port())?;
+        let state = api::State::new(dir, a.search_limit, opened, shelf, a.host.is_loopback(), local.port())?;
         let app = api::router(state.clone());
         say!("The analysis board is at http://{}:{}/ (Ctrl-C to stop)", shown_host(a.host), local.port());
         axum::serve(listener, app)

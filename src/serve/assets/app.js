@@ -14,6 +14,7 @@ const state = {
   review: null, // Reviewed of the current game
   tab: makeTab(),
   boardToken: 0,
+  askedAt: null,
 };
 
 function makeTab() {
@@ -99,8 +100,11 @@ function show(opened, asMain, at) {
   state.review = null;
   $('game').value = opened.walk.game;
   $('first-step').hidden = true;
+  $('puzzles').hidden = true;
   $('app').hidden = false;
-  $('title').textContent = `${gameName(opened.walk.game)} · ${opened.walk.title}`;
+  const name = gameName(opened.walk.game);
+  $('title').textContent = opened.walk.title.startsWith(name) ? opened.walk.title : `${name} · ${opened.walk.title}`;
+  $('moves').classList.toggle('solo', opened.walk.players.length <= 1);
   $('save').href = `/api/g/${opened.id}/record`;
   $('save').setAttribute('download', `${opened.walk.game}-record.json`);
   document.querySelectorAll('.hint code').forEach((c) => { c.textContent = `signalbox ${opened.walk.game} replay FILE`; });
@@ -152,13 +156,15 @@ async function goTo(at) {
   state.at = Math.max(0, Math.min(at, n));
   const step = steps()[state.at];
   $('where').textContent = `step ${state.at} of ${n}`;
+  const solo = state.current.walk.players.length <= 1;
+  const who = step && !step.chance && !solo ? `${step.player} plays ` : '';
   $('caption').textContent = step
-    ? `Turn ${step.turn}: ${step.chance ? 'then came' : `${step.player} played`} ${step.text}`
+    ? `Turn ${step.turn} · next in the record: ${who}${step.text}`
     : `The record ends: ${state.current.walk.next}`;
   for (const tr of $('moves').tBodies[0].rows) {
     const here = Number(tr.dataset.at) === state.at;
     tr.classList.toggle('here', here);
-    if (here) tr.scrollIntoView({ block: 'nearest' });
+    if (here) keepInView(tr);
   }
   $('first').disabled = $('prev').disabled = state.at === 0;
   $('next').disabled = $('last').disabled = state.at === n;
@@ -167,6 +173,17 @@ async function goTo(at) {
   showDecision();
   markChart();
   await Promise.all([drawBoard(`/api/g/${state.current.id}/board/${state.at}`), fillChoices()]);
+}
+
+/** Scrolls the move list, and only the move list, so that the row shows. */
+function keepInView(tr) {
+  const box = tr.closest('.moves-box');
+  if (!box) return;
+  const head = $('moves').tHead ? $('moves').tHead.offsetHeight : 0;
+  const top = tr.offsetTop;
+  const bottom = top + tr.offsetHeight;
+  if (top - head < box.scrollTop) box.scrollTop = top - head;
+  else if (bottom > box.scrollTop + box.clientHeight) box.scrollTop = bottom - box.clientHeight;
 }
 
 async function drawBoard(url) {
@@ -243,7 +260,13 @@ async function startReview() {
   $('review-progress').hidden = false;
   $('review-text').textContent = 'Reviewing…';
   try {
-    await call(`/api/g/${id}/review`, {});
+    const s = await call(`/api/g/${id}/review`, {});
+    if (!s.started) {
+      $('review-text').textContent = s.error || 'The review could not start.';
+      $('review').disabled = false;
+      $('review-progress').hidden = true;
+      return;
+    }
   } catch (e) {
     $('review-text').textContent = e.message;
     return;
@@ -426,6 +449,7 @@ function answerWords(game, a) {
 async function ask() {
   $('answer').hidden = true;
   try {
+    state.askedAt = state.at;
     const s = await call('/api/ask', { tab: state.tab, game: state.current.id, at: state.at });
     showAsk(s);
   } catch (e) {
@@ -464,7 +488,8 @@ function showAsk(s) {
   box.replaceChildren();
   const p = document.createElement('p');
   p.className = s.error ? 'error' : '';
-  p.textContent = s.error ? s.error : `At step ${s.at + 1}: ${answerWords(state.current ? state.current.walk.game : '', s.answer)}`;
+  const where = s.at === state.askedAt ? `At step ${s.at + 1}` : `At step ${s.at + 1}, the start of this turn`;
+  p.textContent = s.error ? s.error : `${where}: ${answerWords(state.current ? state.current.walk.game : '', s.answer)}`;
   box.append(p);
   if (s.board) {
     const b = document.createElement('div');
@@ -479,6 +504,143 @@ async function stopAsk() {
     showAsk(await call(`/api/ask/${state.tab}/stop`, {}));
   } catch (e) {
     $('ask-text').textContent = e.message;
+  }
+}
+
+// ---- puzzles ----
+
+const PROGRESS_KEY = 'signalbox-puzzles';
+const shelf = { entries: [], collection: 0, index: null, hints: 0 };
+
+function progress() {
+  try {
+    return JSON.parse(localStorage.getItem(PROGRESS_KEY) || '{}');
+  } catch (e) {
+    return {};
+  }
+}
+
+function remember(id, how) {
+  const all = progress();
+  if (all[id] !== 'solved') all[id] = how;
+  localStorage.setItem(PROGRESS_KEY, JSON.stringify(all));
+}
+
+async function openPuzzles() {
+  $('first-step').hidden = true;
+  $('app').hidden = true;
+  $('puzzles').hidden = false;
+  if (!shelf.entries.length) {
+    try {
+      shelf.entries = await call('/api/puzzles');
+    } catch (e) {
+      say(e.message, true);
+      return;
+    }
+    $('collection').replaceChildren(...shelf.entries.map((c) => {
+      const o = document.createElement('option');
+      o.value = String(c.number);
+      o.textContent = `${c.game_name}: ${c.title} (${c.puzzles.length}, ${c.source})`;
+      return o;
+    }));
+  }
+  listPuzzles();
+}
+
+function listPuzzles() {
+  shelf.collection = Number($('collection').value || 0);
+  const entry = shelf.entries[shelf.collection];
+  if (!entry) return;
+  const done = progress();
+  const solved = entry.puzzles.filter((p) => done[p.id] === 'solved').length;
+  $('collection-progress').textContent = `${solved} of ${entry.puzzles.length} solved`;
+  $('puzzle-list').replaceChildren(...entry.puzzles.map((p) => {
+    const li = document.createElement('li');
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.dataset.index = String(p.number);
+    const mark = done[p.id] === 'solved' ? ' · solved' : done[p.id] === 'tried' ? ' · tried' : '';
+    b.textContent = `${p.difficulty}${p.themes.length ? ` · ${p.themes.map((t) => t.replaceAll('-', ' ')).join(', ')}` : ''}${mark}`;
+    if (done[p.id]) b.classList.add(done[p.id]);
+    if (shelf.index === p.number) b.classList.add('here');
+    b.addEventListener('click', () => showPuzzle(p.number));
+    li.append(b);
+    return li;
+  }));
+}
+
+async function showPuzzle(index) {
+  let view;
+  try {
+    view = await call(`/api/puzzles/${shelf.collection}/${index}`);
+  } catch (e) {
+    say(e.message, true);
+    return;
+  }
+  shelf.index = index;
+  shelf.hints = 0;
+  shelf.view = view;
+  $('puzzle').hidden = false;
+  $('puzzle-title').textContent = `${view.title}: ${view.id} (${view.difficulty})`;
+  $('puzzle-question').textContent = view.question;
+  $('puzzle-board').innerHTML = view.board;
+  $('puzzle-format').textContent = `${view.answer_format.description} For example: ${view.answer_format.example}`;
+  $('puzzle-answer').value = '';
+  $('puzzle-verdict').textContent = '';
+  $('puzzle-verdict').className = '';
+  $('puzzle-hints').replaceChildren();
+  $('puzzle-hint').disabled = view.hints === 0;
+  $('puzzle-answer-board').hidden = true;
+  $('puzzle-answer-board').replaceChildren();
+  listPuzzles();
+}
+
+async function showAnswerBoard() {
+  try {
+    $('puzzle-answer-board').innerHTML = await call(`/api/puzzles/${shelf.collection}/${shelf.index}/answer`);
+    $('puzzle-answer-board').hidden = false;
+  } catch (e) {
+    say(e.message, true);
+  }
+}
+
+async function tryAnswer() {
+  const answer = $('puzzle-answer').value.trim();
+  const verdict = $('puzzle-verdict');
+  if (!answer) {
+    verdict.textContent = 'Write your answer first, in the words shown above.';
+    verdict.className = 'wrong';
+    return;
+  }
+  try {
+    const t = await call(`/api/puzzles/${shelf.collection}/${shelf.index}/try`, { answer });
+    verdict.textContent = `${t.read_as} — ${t.verdict}`;
+    verdict.className = t.solved ? 'solved' : 'wrong';
+    remember(shelf.view.id, t.solved ? 'solved' : 'tried');
+    if (t.solved) showAnswerBoard();
+  } catch (e) {
+    verdict.textContent = e.message;
+    verdict.className = 'wrong';
+    remember(shelf.view.id, 'tried');
+  }
+  listPuzzles();
+}
+
+async function nextHint() {
+  try {
+    const h = await call(`/api/puzzles/${shelf.collection}/${shelf.index}/hint/${shelf.hints}`);
+    if (h.hint) {
+      const li = document.createElement('li');
+      li.textContent = h.hint;
+      $('puzzle-hints').append(li);
+      shelf.hints += 1;
+    }
+    if (shelf.hints >= shelf.view.hints) {
+      $('puzzle-hint').disabled = true;
+      showAnswerBoard();
+    }
+  } catch (e) {
+    say(e.message, true);
   }
 }
 
@@ -510,6 +672,15 @@ async function start() {
   $('move').addEventListener('keydown', (e) => { if (e.key === 'Enter') playMove(); });
   $('choices').addEventListener('change', (e) => { $('move').value = e.target.value; });
   $('main-line').addEventListener('click', backToMain);
+  $('open-puzzles').addEventListener('click', openPuzzles);
+  $('fit').addEventListener('click', () => {
+    const fit = $('board').classList.toggle('fit');
+    $('fit').setAttribute('aria-pressed', String(fit));
+    $('fit').textContent = fit ? 'Full size' : 'Fit the board';
+  });
+  $('collection').addEventListener('change', () => { shelf.index = null; $('puzzle').hidden = true; listPuzzles(); });
+  $('puzzle-try').addEventListener('click', tryAnswer);
+  $('puzzle-hint').addEventListener('click', nextHint);
   document.addEventListener('keydown', keys);
   document.addEventListener('dragover', (e) => { e.preventDefault(); document.body.classList.add('dropping'); });
   document.addEventListener('dragleave', () => document.body.classList.remove('dropping'));
