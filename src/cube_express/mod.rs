@@ -14,10 +14,10 @@ use signalbox_engine::cube_express::position::{
     Checked, FileKind, SAMPLE_POSITION_JSON, check_file, read_game_record, read_position, read_record,
 };
 use signalbox_engine::cube_express::score::{final_scores, winners};
+use signalbox_solver::cube_express::advice::TurnAdvice;
 use signalbox_solver::cube_express::lp::Backend;
 use signalbox_solver::cube_express::plan::{Method, PlanOptions, plan_turn};
 use signalbox_solver::cube_express::solo::{exhaustive, points, replay as replay_solo};
-use signalbox_solver::cube_express::value::parts;
 
 use crate::input::{bad, check_new, text_or_embedded, write_new};
 
@@ -523,35 +523,15 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
     let started = Instant::now();
     let planned = plan_turn(&game, &options)?;
     let seconds = started.elapsed().as_secs_f64();
-    let seat = usize::from(game.active());
-    let colour = game.players()[seat].colour;
-    let by_part = parts(&game, &planned.after, &options.weights);
+    let advice = TurnAdvice::new(label.as_str(), &game, &planned, &options, analyse::UNSEEN);
+    let colour = advice.player;
     if let Some(path) = &a.svg {
         let title = format!("Cube Express · {label} · {colour} to play · value {}", planned.value);
         write_new(path, &signalbox_render::cube_express::picture::plan_svg(&game, &planned.actions, &title), a.force)?;
     }
-    let proven = planned.proven();
+    let proven = advice.proven;
     if a.json {
-        let out = json!({
-            "position": label,
-            "player": colour,
-            "value": planned.value,
-            "proven": proven,
-            "upper_bound": planned.upper_bound.unwrap_or(planned.value),
-            "parts": by_part,
-            "plan": planned.actions,
-            "words": game.describe_turn(&planned.actions),
-            "method": planned.method.name(),
-            "unseen": analyse::UNSEEN,
-            "fallback": planned.fallback,
-            "lays": planned.lays,
-            "positions": planned.positions,
-            "networks": (planned.method == Method::Search).then_some(planned.distinct),
-            "programs": (planned.method == Method::Program).then_some(planned.programs),
-            "distinct_programs": (planned.method == Method::Program).then_some(planned.distinct),
-            "backend": (planned.method == Method::Program).then_some(backend.name()),
-        });
-        say!("{}", serde_json::to_string_pretty(&out)?);
+        say!("{}", serde_json::to_string_pretty(&advice)?);
         return Ok(());
     }
     say!("Cube Express · {label} · {colour} to play (turn {})", game.turns_played() + 1);
@@ -580,9 +560,10 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
     if let Some(why) = &planned.fallback {
         say!("Note: the programs failed ({why}).");
     }
-    for (i, words) in game.describe_turn(&planned.actions).iter().enumerate() {
+    for (i, words) in advice.words.iter().enumerate() {
         say!("  {:>2}. {words}", i + 1);
     }
+    let by_part = &advice.parts;
     say!(
         "Value {}: banked {:+} (dividends, factories, passengers, stations, stock, tokens), objective cubes {:+}, resources {:+}, facilities {:+}, locomotive {:+}, technology {:+}",
         planned.value,

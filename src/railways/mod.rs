@@ -19,9 +19,9 @@ use signalbox_engine::railways::game::{Action, Game};
 use signalbox_engine::railways::position::{PositionError, SAMPLE_POSITION_JSON, SAMPLE_POSITION_LABEL};
 use signalbox_engine::railways::record::{Move, Replay, read, replay, replay_setup};
 use signalbox_engine::railways::track::Ends;
+use signalbox_solver::railways::advice::{self, PlanAdvice};
 use signalbox_solver::railways::link::{Linked, NoPlan, link_all};
 use signalbox_solver::railways::odds::{Odds, OddsOptions, odds, play_games, tally};
-use signalbox_solver::railways::race::{Course, expected_turns};
 use signalbox_solver::railways::roll::{Advice, best_use};
 
 use crate::input::{bad, check_new, read_text, text_or_embedded, write_new};
@@ -360,31 +360,15 @@ fn content_label(content: &Content) -> String {
 
 /// A hex as the map's rows number it: `[column, row]`.
 fn at(game: &Game, hex: Hex) -> [i32; 2] {
-    game.content().offsets.get(&hex).map_or([hex.q, hex.r], |&(c, r)| [c, r])
+    advice::at(game, hex)
 }
 
 fn city_names(game: &Game, cities: &[usize]) -> Vec<String> {
-    cities.iter().map(|&c| game.content().cities[c].name.clone()).collect()
+    advice::city_names(game, cities)
 }
 
 fn supply_text(s: Supply) -> String {
-    format!("{} straight, {} curved, {} crossing", s.straight, s.curved, s.crossing)
-}
-
-/// Why a player has no plan, in words (the JSON's `reason`).
-fn reason(answer: &Linked, supply: Supply) -> Option<String> {
-    match answer {
-        Linked::Plan(_) => None,
-        Linked::None(NoPlan::Board) => Some("no way left on the board to link all four cities".to_string()),
-        Linked::None(NoPlan::Supply { board }) => Some(format!(
-            "no plan within the supply: the fewest tiles on the board are {board}, but the supply left ({}) cannot provide any plan in an order the rules allow",
-            supply_text(supply)
-        )),
-        Linked::Stopped { at_least } => Some(format!(
-            "stopped at the time limit before a plan was found: at least {} (a lower bound; the fewest is not proven)",
-            count(*at_least, "tile", "tiles")
-        )),
-    }
+    advice::supply_words(s)
 }
 
 fn plan(a: PlanArgs) -> anyhow::Result<()> {
@@ -447,13 +431,6 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
         (all, advice)
     });
     eprintln!("Planned in {:.1} ms.", started.elapsed().as_secs_f64() * 1e3);
-    // The expected turns to build each plan under the dice alone (exact for that plan).
-    let turns: Vec<Option<f64>> = all
-        .iter()
-        .map(|(_, l)| {
-            l.plan().map(|p| expected_turns(&Course::of(p, game.content(), game.options().curve), game.content()))
-        })
-        .collect();
     let supply = game.supply();
     let mine = &all.iter().find(|(c, _)| *c == player).map(|(_, l)| l.clone()).unwrap_or(Linked::None(NoPlan::Board));
     let plan = mine.plan().cloned();
@@ -469,24 +446,9 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
         }
         None => None,
     };
-    // Each plan tile's pile, as the engine took it.
-    let crossing: Vec<bool> = match (&plan, &built) {
-        (Some(p), Some(after)) => {
-            after.tiles()[after.tiles().len() - p.tiles.len()..].iter().map(|t| t.crossing).collect()
-        }
-        _ => Vec::new(),
-    };
-    let draws = built.as_ref().map(|after| {
-        let left = after.supply();
-        Supply {
-            straight: supply.straight - left.straight,
-            curved: supply.curved - left.curved,
-            crossing: supply.crossing - left.crossing,
-        }
-    });
+    let answer = PlanAdvice::new(label.as_str(), &game, player, &all, built.as_ref(), advice.as_ref());
     let terrain = |hex: Hex| game.content().terrain(hex).map_or("?".to_string(), |t| t.to_string());
     let kind = |ends: Ends| ends.kind(game.options().curve).map_or("?".to_string(), |k| k.to_string());
-    let proven = !matches!(mine, Linked::Stopped { .. });
     if let Some(path) = &a.svg {
         let title = match (&plan, mine) {
             (Some(p), _) => format!("{player}: {} to link all four cities", count(p.tiles.len(), "tile", "tiles")),
@@ -514,48 +476,7 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
         )?;
     }
     if a.json {
-        let tiles: Vec<serde_json::Value> = plan
-            .iter()
-            .flat_map(|p| &p.tiles)
-            .zip(crossing.iter().copied().chain(std::iter::repeat(false)))
-            .map(|(&(hex, ends), crossing)| {
-                json!({"at": at(&game, hex), "ends": ends, "kind": kind(ends), "terrain": terrain(hex), "crossing": crossing})
-            })
-            .collect();
-        let players: Vec<serde_json::Value> = all
-            .iter()
-            .zip(&turns)
-            .map(|((c, l), t)| {
-                json!({
-                    "colour": c,
-                    "tiles": l.plan().map(|p| p.tiles.len()),
-                    "proven": !matches!(l, Linked::Stopped { .. }),
-                    "reason": reason(l, supply),
-                    "expected_turns": t,
-                    "to_link": l.plan().map(|p| city_names(&game, &p.to_link)),
-                })
-            })
-            .collect();
-        let at_least = match mine {
-            Linked::Plan(p) => Some(p.tiles.len()),
-            Linked::Stopped { at_least } => Some(*at_least),
-            Linked::None(_) => None,
-        };
-        let out = json!({
-            "position": label,
-            "player": player,
-            "tiles": plan.as_ref().map(|p| p.tiles.len()),
-            "reason": reason(mine, supply),
-            "proven": proven,
-            "at_least": at_least,
-            "plan": tiles,
-            "draws": draws.map(|d| json!({"straight": d.straight, "curved": d.curved, "crossing": d.crossing})),
-            "supply": {"straight": supply.straight, "curved": supply.curved, "crossing": supply.crossing},
-            "to_link": plan.as_ref().map(|p| city_names(&game, &p.to_link)),
-            "players": players,
-            "roll": advice.as_ref().map(|adv| advice_json(&game, adv)),
-        });
-        say!("{}", serde_json::to_string_pretty(&out)?);
+        say!("{}", serde_json::to_string_pretty(&answer)?);
         return Ok(());
     }
     let mover = game.players()[game.active()].colour;
@@ -570,7 +491,7 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
         "Fewest tiles still to build within the supply to link all four cities{}, and the turns that plan takes on average:",
         if all.iter().all(|(_, l)| !matches!(l, Linked::Stopped { .. })) { " (proven)" } else { "" }
     );
-    for ((c, l), t) in all.iter().zip(&turns) {
+    for ((c, l), t) in all.iter().zip(answer.players.iter().map(|p| p.expected_turns)) {
         match l {
             Linked::Plan(p) => {
                 let linked = 4 - p.to_link.len();
@@ -608,10 +529,10 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
             );
             for (i, &(hex, ends)) in p.tiles.iter().enumerate() {
                 let [c, r] = at(&game, hex);
-                let pile = if crossing.get(i) == Some(&true) { ", a crossing tile" } else { "" };
+                let pile = if answer.plan.get(i).is_some_and(|t| t.crossing) { ", a crossing tile" } else { "" };
                 say!("  {i:>3}. {:<8} {ends:<6} on [{c}, {r}] ({}{pile})", kind(ends), terrain(hex));
             }
-            if let Some(d) = draws {
+            if let Some(d) = answer.draws {
                 say!("From the supply: {}.", supply_text(d));
             }
             say!(
@@ -672,30 +593,6 @@ fn plan(a: PlanArgs) -> anyhow::Result<()> {
         say!("Picture: {}", path.display());
     }
     Ok(())
-}
-
-fn advice_json(game: &Game, adv: &Advice) -> serde_json::Value {
-    let builds: Vec<serde_json::Value> = adv
-        .best
-        .builds
-        .iter()
-        .filter_map(|a| match *a {
-            Action::Build { hex, ends, slot } => Some(json!({"at": at(game, hex), "ends": ends, "slot": slot})),
-            _ => None,
-        })
-        .collect();
-    let rerolls: Vec<serde_json::Value> =
-        adv.rerolls.iter().map(|r| json!({"dice": r.dice, "turns": r.turns})).collect();
-    json!({
-        "crossed": adv.best.crossed,
-        "builds": builds,
-        "remaining": adv.best.remaining,
-        "turns": adv.best.turns,
-        "considered": adv.considered,
-        "complete": adv.complete,
-        "keep": adv.keep,
-        "rerolls": rerolls,
-    })
 }
 
 /// The file a content or position error is about, and every problem in it.

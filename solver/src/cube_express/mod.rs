@@ -3,6 +3,7 @@
 //! programming ([`model`], [`lp`], [`plan`]) with the older canonical enumerator as its reference
 //! ([`enumerate`]); and solitaire planning over several turns ([`solo`]).
 
+pub mod advice;
 pub mod analysis;
 pub mod enumerate;
 pub mod lp;

@@ -3,6 +3,7 @@
 //! a roll ([`roll`]), a player that plays by them ([`policy`]), and win chances by simulation
 //! ([`odds`]); and the review of a played game turn by turn ([`analysis`]).
 
+pub mod advice;
 pub mod analysis;
 pub mod link;
 pub mod odds;
