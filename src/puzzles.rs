@@ -7,8 +7,8 @@ use anyhow::Context as _;
 use clap::Subcommand;
 use serde_json::json;
 use signalbox_puzzles::collection::{self, Collection, Request};
-use signalbox_puzzles::puzzle::{amount, number};
-use signalbox_puzzles::{Difficulty, Kind, Puzzle, PuzzleError, Verdict, kinds};
+use signalbox_puzzles::puzzle::number;
+use signalbox_puzzles::{Difficulty, Kind, Puzzle, PuzzleError, kinds};
 
 use crate::input::{bad, check_new, write_new};
 use crate::shard::Shard;
@@ -317,23 +317,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let p = load(&puzzle)?;
             let kind = signalbox_puzzles::find(&p.kind).map_err(puzzle_error)?;
             let attempt = kind.attempt(&p.position, &answer).map_err(puzzle_error)?;
-            let solved = matches!(attempt.verdict, Verdict::Solved);
+            let solved = attempt.solved();
             if json {
                 say!("{}", serde_json::to_string_pretty(&attempt).context("the verdict as JSON")?);
                 anyhow::ensure!(solved, "the answer does not solve the puzzle");
                 return Ok(());
             }
             say!("read as: {}", attempt.understood);
-            match &attempt.verdict {
-                Verdict::Solved => say!("solved: {}, the best", amount(attempt.best, kind.unit())),
-                Verdict::Short { loss } => say!(
-                    "not the answer: {} against the best {} ({} short)",
-                    attempt.value.map_or("?".to_string(), |v| amount(v, kind.unit())),
-                    number(attempt.best),
-                    amount(*loss, kind.unit())
-                ),
-                Verdict::Illegal { reason } => say!("not legal: {reason}"),
-            }
+            say!("{}", attempt.verdict_words(kind.unit()));
             anyhow::ensure!(solved, "the answer does not solve the puzzle");
             Ok(())
         }

@@ -187,6 +187,28 @@ pub struct Attempt {
     pub understood: String,
 }
 
+impl Attempt {
+    /// Whether the answer solves the puzzle.
+    pub fn solved(&self) -> bool {
+        matches!(self.verdict, Verdict::Solved)
+    }
+
+    /// The verdict in words, values in `unit`: solved and by how much, short of the best by how
+    /// much, or not legal and why (as `signalbox puzzles try` prints it).
+    pub fn verdict_words(&self, unit: &str) -> String {
+        match &self.verdict {
+            Verdict::Solved => format!("solved: {}, the best", amount(self.best, unit)),
+            Verdict::Short { loss } => format!(
+                "not the answer: {} against the best {} ({} short)",
+                self.value.map_or("?".to_string(), |v| amount(v, unit)),
+                number(self.best),
+                amount(*loss, unit)
+            ),
+            Verdict::Illegal { reason } => format!("not legal: {reason}"),
+        }
+    }
+}
+
 /// What can go wrong with a puzzle or a puzzle file.
 #[derive(Debug, thiserror::Error)]
 pub enum PuzzleError {

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 use signalbox_puzzles::collection::{self, Collection};
-use signalbox_puzzles::puzzle::{amount, number};
-use signalbox_puzzles::{Attempt, Kind, Puzzle, Verdict, find};
+use signalbox_puzzles::puzzle::amount;
+use signalbox_puzzles::{Attempt, Kind, Puzzle, find};
 
 /// The collections shipped with signalbox, as `build.rs` lists them.
 mod shipped {
@@ -358,18 +358,9 @@ impl Shelf {
         let (_, p, kind) =
             self.get(collection, index).ok_or_else(|| format!("no puzzle {index} in collection {collection}"))?;
         let attempt = kind.attempt(&p.position, answer).map_err(|e| e.to_string())?;
-        let solved = matches!(attempt.verdict, Verdict::Solved);
+        let solved = attempt.solved();
         let read_as = format!("read as: {}", attempt.understood);
-        let verdict = match &attempt.verdict {
-            Verdict::Solved => format!("solved: {}, the best", amount(attempt.best, kind.unit())),
-            Verdict::Short { loss } => format!(
-                "not the answer: {} against the best {} ({} short)",
-                attempt.value.map_or("?".to_string(), |v| amount(v, kind.unit())),
-                number(attempt.best),
-                amount(*loss, kind.unit())
-            ),
-            Verdict::Illegal { reason } => format!("not legal: {reason}"),
-        };
+        let verdict = attempt.verdict_words(kind.unit());
         Ok(TryAnswer { attempt, solved, read_as, verdict })
     }
 
@@ -425,6 +416,7 @@ fn hints(p: &Puzzle, kind: &dyn Kind) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use signalbox_puzzles::Verdict;
 
     fn shelf() -> Shelf {
         Shelf::new(&[]).expect("the shipped collections read")
