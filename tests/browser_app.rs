@@ -15,18 +15,20 @@
 //! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them when missing), or
 //! the programs named by `SIGNALBOX_CHROMIUM` and `SIGNALBOX_CHROMEDRIVER`.
 
+#[path = "support/browser.rs"]
+mod browser;
 mod support;
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use fantoccini::wd::WebDriverCompatibleCommand;
-use fantoccini::{Client, ClientBuilder, Locator};
+use fantoccini::{Client, Locator};
 use serde_json::{Value, json};
 
+use browser::{Driver, problems, session, smallest_text};
 use support::{run, temp_path};
 
 /// A turn of Express 01's sample whose best turn takes seconds to prove.
@@ -109,131 +111,22 @@ fn json_of(port: u16, method: &str, path: &str, body: &Value) -> Value {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{method} {path} answers JSON ({e}): {text}"))
 }
 
-/// A chromedriver on a free port, ended when dropped.
-struct Driver {
-    child: Child,
-    port: u16,
-}
-
-impl Driver {
-    fn start() -> Driver {
-        let program = std::env::var("SIGNALBOX_CHROMEDRIVER").unwrap_or_else(|_| "chromedriver".to_owned());
-        let port = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port();
-        let child = Command::new(&program)
-            .arg(format!("--port={port}"))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| {
-                panic!("cannot start {program} ({e}): install Debian's chromium-driver, as .ci/run does")
-            });
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "chromedriver listens within 30 s");
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        Driver { child, port }
-    }
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Chromedriver's log of one kind (`browser`: the console; `performance`: the network).
-#[derive(Debug)]
-struct Log(&'static str);
-
-impl WebDriverCompatibleCommand for Log {
-    fn endpoint(&self, base: &url::Url, session: Option<&str>) -> Result<url::Url, url::ParseError> {
-        base.join(&format!("session/{}/se/log", session.unwrap_or_default()))
-    }
-
-    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
-        (http::Method::POST, Some(json!({ "type": self.0 }).to_string()))
-    }
-}
-
 /// A headless Chromium session: a phone (390 px wide) or a desktop window.
-async fn browser(driver: &Driver, phone: bool, profile: &str) -> Client {
-    let program = std::env::var("SIGNALBOX_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".to_owned());
-    let mut args = vec![
-        "--headless=new".to_owned(),
-        "--no-sandbox".to_owned(),
-        "--disable-gpu".to_owned(),
-        "--disable-quic".to_owned(),
-        "--disable-dev-shm-usage".to_owned(),
-        "--no-first-run".to_owned(),
-        "--disable-background-networking".to_owned(),
-        "--disable-component-update".to_owned(),
-        "--disable-sync".to_owned(),
-        "--hide-scrollbars".to_owned(),
-        format!("--user-data-dir={}", temp_path(profile, "profile").display()),
-    ];
-    let mut options = json!({ "binary": program });
-    if phone {
-        options["mobileEmulation"] = json!({ "deviceMetrics": { "width": 390, "height": 844, "pixelRatio": 2.0 } });
+async fn browser(driver: &mut Driver, phone: bool, profile: &str) -> Client {
+    let options = if phone {
+        json!({ "mobileEmulation": { "deviceMetrics": { "width": 390, "height": 844, "pixelRatio": 2.0 } } })
     } else {
-        args.push("--window-size=1280,900".to_owned());
-    }
-    options["args"] = json!(args);
-    let mut caps = serde_json::Map::new();
-    caps.insert("goog:chromeOptions".to_owned(), options);
-    caps.insert("goog:loggingPrefs".to_owned(), json!({ "browser": "ALL", "performance": "ALL" }));
-    let c = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-        .capabilities(caps)
-        .connect(&format!("http://127.0.0.1:{}", driver.port))
-        .await
-        .expect("a WebDriver session");
-    // What the browser did before the test's first page (Debian's build opens a start page of its
-    // own, which this machine cannot reach) is not the board's: the logs start after it.
-    c.goto("about:blank").await.expect("a blank page");
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    for kind in ["browser", "performance"] {
-        c.issue_cmd(Log(kind)).await.expect("the log is read");
-    }
-    c
+        json!({ "args": ["--window-size=1280,900"] })
+    };
+    session(driver, &temp_path(profile, "profile"), options).await
 }
 
-/// Fails on any console message of level warning or error, and on any request that failed or
-/// went elsewhere than the server, since the last check.
+/// Fails on any console message of level warning or error, and on any request that failed,
+/// answered 400 or more, or went elsewhere than the server, since the last check; and on anything
+/// that sticks out of the page sideways.
 async fn clean(c: &Client, base: &str, at: &str) {
-    let console = c.issue_cmd(Log("browser")).await.expect("the console log");
-    for entry in console.as_array().into_iter().flatten() {
-        let level = entry["level"].as_str().unwrap_or("");
-        assert!(!matches!(level, "SEVERE" | "WARNING"), "{at}: a console message: {entry}");
-    }
-    let network = c.issue_cmd(Log("performance")).await.expect("the network log");
-    let mut sent = std::collections::HashMap::new();
-    for entry in network.as_array().into_iter().flatten() {
-        let Ok(message) = serde_json::from_str::<Value>(entry["message"].as_str().unwrap_or("{}")) else { continue };
-        let m = &message["message"];
-        match m["method"].as_str().unwrap_or("") {
-            "Network.requestWillBeSent" => {
-                let url = m["params"]["request"]["url"].as_str().unwrap_or("");
-                sent.insert(m["params"]["requestId"].as_str().unwrap_or("").to_owned(), url.to_owned());
-                assert!(
-                    url.starts_with(base) || url.starts_with("data:") || url == "about:blank",
-                    "{at}: a request off the server: {url}"
-                );
-            }
-            "Network.loadingFailed" => {
-                let id = m["params"]["requestId"].as_str().unwrap_or("");
-                let url = sent.get(id).cloned().unwrap_or_default();
-                panic!("{at}: a request failed: {url} {m}")
-            }
-            "Network.responseReceived" => {
-                let status = m["params"]["response"]["status"].as_u64().unwrap_or(0);
-                let url = m["params"]["response"]["url"].as_str().unwrap_or("");
-                assert!(status < 400, "{at}: {url} answered {status}");
-            }
-            _ => {}
-        }
-    }
+    let found = problems(c, |url| url.starts_with(base) || url.starts_with("data:")).await;
+    assert!(found.is_empty(), "{at}: {found:#?}");
     let wide: bool = c
         .execute("return document.documentElement.scrollWidth > window.innerWidth + 1;", vec![])
         .await
@@ -241,6 +134,17 @@ async fn clean(c: &Client, base: &str, at: &str) {
         .as_bool()
         .unwrap_or(true);
     assert!(!wide, "{at}: something sticks out of the page sideways");
+}
+
+/// On a phone, fails on any text drawn under 11 px (SVG text at its picture's scale): the boards
+/// scroll sideways in their boxes rather than shrink.
+async fn legible(c: &Client, phone: bool, at: &str) {
+    if !phone {
+        return;
+    }
+    let smallest = c.execute(&format!("return {};", smallest_text("body")), vec![]).await.expect("the smallest text");
+    let size = smallest["size"].as_f64().unwrap_or(0.0);
+    assert!(size >= 10.99, "{at}: text drawn at {size:.1} px: {}", smallest["text"]);
 }
 
 /// Waits until `script` (a JavaScript expression) is true, for at most `seconds`.
@@ -323,10 +227,10 @@ struct Walk {
 async fn walk_game(game: &str, walk_options: Walk) {
     let Walk { ask_turn, long_search, review, phone } = walk_options;
     let screen = if phone { "phone" } else { "desktop" };
-    let driver = Driver::start();
+    let mut driver = Driver::start();
     let server = Server::start(&[]);
     let base = server.base.clone();
-    let c = browser(&driver, phone, &format!("board-{game}-{screen}")).await;
+    let c = browser(&mut driver, phone, &format!("board-{game}-{screen}")).await;
     c.goto(&format!("{base}/")).await.expect("the page opens");
     until(&c, "document.querySelectorAll('#game option').length == 4", 30, "the games listed").await;
     let first = text_of(&c, "first-step").await;
@@ -355,6 +259,7 @@ async fn walk_game(game: &str, walk_options: Walk) {
         .and_then(|s| s.iter().position(|s| s["turn"].as_u64() == Some(ask_turn)))
         .unwrap_or_else(|| panic!("the sample has a turn {ask_turn}"));
     clean(&c, &base, "the sample opened").await;
+    legible(&c, phone, "the sample's board").await;
 
     // To the last step and back, by keys and buttons.
     key(&c, fantoccini::key::Key::End).await;
@@ -401,6 +306,7 @@ async fn walk_game(game: &str, walk_options: Walk) {
         assert!(!answer.contains("error"), "an answer: {answer}");
     }
     clean(&c, &base, "asking").await;
+    legible(&c, phone, "the answer").await;
 
     // Try a legal move from the engine's list, then an illegal one.
     let at = ask_at;
@@ -541,6 +447,7 @@ async fn review_game(c: &Client, base: &str) {
         .await;
     }
     clean(c, base, "the review").await;
+    legible(c, true, "the review").await;
 }
 
 const PHONE: Walk = Walk { ask_turn: 2, long_search: false, review: false, phone: true };
@@ -657,10 +564,10 @@ fn another_host_is_announced() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "writes the README's pictures"]
 async fn readme_pictures() {
-    let driver = Driver::start();
+    let mut driver = Driver::start();
     let server = Server::start(&[]);
     let base = server.base.clone();
-    let c = browser(&driver, false, "board-readme").await;
+    let c = browser(&mut driver, false, "board-readme").await;
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs").join("images");
     std::fs::create_dir_all(&dir).expect("docs/images");
     for game in ["express01", "coe", "cube-express", "railways"] {
@@ -694,10 +601,10 @@ async fn readme_pictures() {
 /// solves it, and the progress stays in the browser after a reload.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shipped_puzzles_are_solved_and_failed_on_a_phone() {
-    let driver = Driver::start();
+    let mut driver = Driver::start();
     let server = Server::start(&[]);
     let base = server.base.clone();
-    let c = browser(&driver, true, "board-puzzles").await;
+    let c = browser(&mut driver, true, "board-puzzles").await;
     c.goto(&format!("{base}/")).await.expect("the page opens");
     until(&c, "document.querySelectorAll('#game option').length == 4", 30, "the page").await;
     click(&c, "open-puzzles").await;

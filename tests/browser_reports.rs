@@ -1,179 +1,88 @@
 //! The analysis pages in a real browser: each game's sample review is written with
-//! `analyse --html`, opened from disk in headless Chromium driven over the DevTools protocol,
-//! and must load without a console error, an uncaught exception or a failed resource; the
+//! `analyse --html`, opened from disk in headless Chromium driven over WebDriver (fantoccini with
+//! Debian's `chromium-driver`), and must load without a console error or warning, an uncaught
+//! exception, a failed resource or a request for anything but a file or a `data:` URL; the
 //! page must hold the chart, one move-table row per decision of the review's JSON and the three
 //! boards of each turning point; on a phone-sized screen nothing may stick out sideways, every
 //! table column is on screen or in a box that scrolls sideways, and no text is drawn under 11 px
 //! (SVG text at its picture's scale); in
-//! print the navigation is hidden and a PDF is made. A screenshot of each page is saved under
-//! `target/browser/`. The checked-in pages under `reports/analysis/` must be what the command
-//! writes today.
+//! print the navigation is hidden and a PDF is made (WebDriver's Print). A screenshot of each page
+//! is saved under `target/tmp/browser/`. The checked-in pages under `reports/analysis/` must be what
+//! the command writes today.
 //!
-//! Needs Debian's `chromium` (`.ci/run` installs it when missing), or the browser named by
-//! `SIGNALBOX_CHROMIUM`.
+//! What WebDriver has no command for (the screen's size and scale, the print media, a screenshot
+//! of the whole page) goes to the DevTools protocol through chromedriver's `goog/cdp/execute`.
+//!
+//! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them when missing), or
+//! the programs named by `SIGNALBOX_CHROMIUM` and `SIGNALBOX_CHROMEDRIVER`.
 
+#[path = "support/browser.rs"]
+mod browser;
 mod support;
 
-use std::io::{BufRead, BufReader};
-use std::net::TcpStream;
+use std::future::Future;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use base64::Engine as _;
+use fantoccini::Client;
+use fantoccini::wd::{PrintConfiguration, PrintSize};
 use serde_json::{Value, json};
-use tungstenite::stream::MaybeTlsStream;
-use tungstenite::{Message, WebSocket};
 
+use browser::{Cdp, Driver, problems, session, smallest_text};
 use support::{run, temp_path};
 
-/// A headless Chromium and one DevTools connection to it.
+/// A headless Chromium in a WebDriver session of its own chromedriver. Dropped, even by a failed
+/// check, it ends the session (so the browser quits), the driver and the profile.
 struct Browser {
-    child: Child,
+    c: Client,
     profile: PathBuf,
-    socket: WebSocket<MaybeTlsStream<TcpStream>>,
-    next_id: u64,
-    /// Events received while waiting for answers, in order.
-    events: Vec<Value>,
+    driver: Option<Driver>,
 }
 
 impl Browser {
-    fn start(tag: &str) -> Browser {
-        let program = std::env::var("SIGNALBOX_CHROMIUM").unwrap_or_else(|_| "chromium".to_owned());
+    async fn start(tag: &str) -> Browser {
+        let mut driver = Driver::start();
         let profile = temp_path(&format!("browser-{tag}"), "profile");
-        let mut child = Command::new(&program)
-            .args([
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--hide-scrollbars",
-                "--remote-debugging-port=0",
-            ])
-            .arg(format!("--user-data-dir={}", profile.display()))
-            .arg("about:blank")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {program} ({e}): install Debian's chromium, as .ci/run does"));
-        let stderr = child.stderr.take().expect("piped stderr");
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if let Some(url) = line.split("DevTools listening on ").nth(1) {
-                    let _ = tx.send(url.trim().to_owned());
-                }
-            }
-        });
-        let url = rx.recv_timeout(Duration::from_secs(60)).expect("chromium announces its DevTools address");
-        let (socket, _) = tungstenite::connect(url.as_str()).expect("connect to DevTools");
-        if let MaybeTlsStream::Plain(stream) = socket.get_ref() {
-            stream.set_read_timeout(Some(Duration::from_millis(250))).expect("read timeout");
-        }
-        Browser { child, profile, socket, next_id: 0, events: Vec::new() }
+        let c = session(&mut driver, &profile, json!({})).await;
+        Browser { c, profile, driver: Some(driver) }
     }
 
-    /// The next message, or `None` after a quiet quarter second.
-    fn receive(&mut self) -> Option<Value> {
-        match self.socket.read() {
-            Ok(Message::Text(text)) => Some(serde_json::from_str(text.as_str()).expect("DevTools sends JSON")),
-            Ok(_) => None,
-            Err(tungstenite::Error::Io(e))
-                if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) =>
-            {
-                None
-            }
-            Err(e) => panic!("DevTools connection: {e}"),
-        }
+    /// Calls the DevTools command `method` on the tab and returns its result.
+    async fn cdp(&self, method: &'static str, params: Value) -> Value {
+        self.c.issue_cmd(Cdp(method, params)).await.unwrap_or_else(|e| panic!("{method}: {e}"))
     }
 
-    /// Calls `method` (on `session`, or on the browser) and returns its result.
-    fn call(&mut self, session: Option<&str>, method: &str, params: Value) -> Value {
-        self.next_id += 1;
-        let id = self.next_id;
-        let mut message = json!({ "id": id, "method": method, "params": params });
-        if let Some(s) = session {
-            message["sessionId"] = json!(s);
-        }
-        self.socket.send(Message::text(message.to_string())).expect("send to DevTools");
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while Instant::now() < deadline {
-            let Some(m) = self.receive() else { continue };
-            if m["id"] == json!(id) {
-                assert!(m.get("error").is_none(), "{method}: {}", m["error"]);
-                return m["result"].clone();
-            }
-            if m.get("method").is_some() {
-                self.events.push(m);
-            }
-        }
-        panic!("{method}: no answer within 60 s");
-    }
-
-    /// Waits for the event `name`, then lets the page settle for half a second.
-    fn wait_for(&mut self, name: &str) {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while !self.events.iter().any(|e| e["method"] == json!(name)) {
-            assert!(Instant::now() < deadline, "no {name} within 60 s");
-            if let Some(m) = self.receive() {
-                self.events.push(m);
-            }
-        }
-        let settle = Instant::now() + Duration::from_millis(500);
-        while Instant::now() < settle {
-            if let Some(m) = self.receive() {
-                self.events.push(m);
-            }
-        }
+    /// Opens `page` from disk and lets it settle for half a second after its load event.
+    async fn open(&self, page: &Path) {
+        let url = format!("file://{}", page.canonicalize().expect("the page exists").display());
+        self.c.goto(&url).await.unwrap_or_else(|e| panic!("{url} opens: {e}"));
+        tokio::time::sleep(Duration::from_millis(500)).await;
     }
 
     /// Evaluates `expression` in the page and returns its value (JSON).
-    fn evaluate(&mut self, session: &str, expression: &str) -> Value {
-        let r =
-            self.call(Some(session), "Runtime.evaluate", json!({ "expression": expression, "returnByValue": true }));
-        assert!(r.get("exceptionDetails").is_none(), "{expression}: {}", r["exceptionDetails"]);
-        r["result"]["value"].clone()
+    async fn evaluate(&self, expression: &str) -> Value {
+        self.c.execute(&format!("return ({expression});"), vec![]).await.unwrap_or_else(|e| panic!("{expression}: {e}"))
     }
 
-    /// Every console error, uncaught exception and failed resource among the events.
-    fn problems(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        for e in &self.events {
-            let p = &e["params"];
-            match e["method"].as_str().unwrap_or("") {
-                "Runtime.consoleAPICalled" if matches!(p["type"].as_str(), Some("error" | "assert" | "warning")) => {
-                    out.push(format!("console {}: {}", p["type"], p["args"]))
-                }
-                "Runtime.exceptionThrown" => out.push(format!("exception: {}", p["exceptionDetails"])),
-                "Log.entryAdded" if matches!(p["entry"]["level"].as_str(), Some("error" | "warning")) => {
-                    out.push(format!("log: {} ({})", p["entry"]["text"], p["entry"]["url"]))
-                }
-                "Network.loadingFailed" => out.push(format!("failed resource: {}", p["errorText"])),
-                "Network.requestWillBeSent" => {
-                    let url = p["request"]["url"].as_str().unwrap_or("");
-                    if !url.starts_with("file://") && !url.starts_with("data:") && url != "about:blank" {
-                        out.push(format!("the page asked for {url}"));
-                    }
-                }
-                _ => {}
-            }
-        }
-        out
+    /// Every console error or warning (uncaught exceptions and failed loads included), failed
+    /// resource and request off the page (not a file or `data:`) since the last look.
+    async fn problems(&self) -> Vec<String> {
+        problems(&self.c, |url| url.starts_with("file://") || url.starts_with("data:")).await
     }
 }
 
 impl Drop for Browser {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        // The browser first, then its profile.
+        drop(self.driver.take());
         let _ = std::fs::remove_dir_all(&self.profile);
     }
+}
+
+/// Runs `f` to its end on a runtime of its own.
+fn block_on<F: Future>(f: F) -> F::Output {
+    tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("a runtime").block_on(f)
 }
 
 /// The smallest text a reader should have to read on a phone, in CSS pixels at the page's scale.
@@ -199,102 +108,82 @@ const COLUMNS_OUT_OF_REACH: &str = r#"(() => {
   return out;
 })()"#;
 
-/// A script giving the smallest text drawn on the page (HTML and SVG, at the page's scale: an
-/// SVG's text counts as drawn at its font size times the picture's scale), with its words.
-const SMALLEST_TEXT: &str = r#"(() => {
-  let best = { size: 1e9, text: '' };
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-    const t = n.textContent.trim();
-    const el = n.parentElement;
-    if (!t || !el || el.closest('style, script, title, desc')) continue;
-    const cs = getComputedStyle(el);
-    if (cs.display === 'none' || cs.visibility === 'hidden') continue;
-    const r = el.getBoundingClientRect();
-    if (r.width === 0 || r.height === 0) continue;
-    let size = parseFloat(cs.fontSize);
-    if (el instanceof SVGElement && el.getScreenCTM) {
-      const m = el.getScreenCTM();
-      if (m) size *= Math.hypot(m.a, m.b);
-    }
-    if (size < best.size) best = { size, text: t.slice(0, 60) };
-  }
-  return best;
-})()"#;
-
 fn number(v: &Value) -> usize {
     v.as_u64().unwrap_or_else(|| panic!("a count, got {v}")) as usize
 }
 
-/// Opens `page` in a fresh tab, checks that it loads cleanly, evaluates each of `counts` (a
+/// Opens `page` in a fresh browser, checks that it loads cleanly, evaluates each of `counts` (a
 /// script expression giving a number), saves a screenshot to `screenshot`, checks the phone
-/// (with `phone_text`, the size of the smallest text too) and print layouts, and returns the counts and the page printed to PDF (by its own page size).
+/// (with `phone_text`, the size of the smallest text too) and print layouts, and returns the
+/// counts and the page printed to PDF (on A4, the books' own page size).
 fn inspect(tag: &str, page: &Path, screenshot: &Path, counts: &[&str], phone_text: bool) -> (Vec<usize>, Vec<u8>) {
-    let mut b = Browser::start(tag);
-    let target = b.call(None, "Target.createTarget", json!({ "url": "about:blank" }));
-    let attached = b.call(None, "Target.attachToTarget", json!({ "targetId": target["targetId"], "flatten": true }));
-    let session = attached["sessionId"].as_str().expect("a session").to_owned();
-    let s = Some(session.as_str());
-    for domain in ["Runtime.enable", "Log.enable", "Network.enable", "Page.enable"] {
-        b.call(s, domain, json!({}));
-    }
-    b.call(
-        s,
-        "Emulation.setDeviceMetricsOverride",
-        json!({ "width": 1200, "height": 900, "deviceScaleFactor": 1, "mobile": false }),
-    );
-    let url = format!("file://{}", page.canonicalize().expect("the page exists").display());
-    b.call(s, "Page.navigate", json!({ "url": url }));
-    b.wait_for("Page.loadEventFired");
-    let problems = b.problems();
-    assert!(problems.is_empty(), "{}: {problems:#?}", page.display());
+    block_on(async {
+        let b = Browser::start(tag).await;
+        b.cdp(
+            "Emulation.setDeviceMetricsOverride",
+            json!({ "width": 1200, "height": 900, "deviceScaleFactor": 1, "mobile": false }),
+        )
+        .await;
+        b.open(page).await;
+        let problems = b.problems().await;
+        assert!(problems.is_empty(), "{}: {problems:#?}", page.display());
+        assert_eq!(
+            b.evaluate("[window.innerWidth, window.devicePixelRatio]").await,
+            json!([1200, 1]),
+            "a desktop screen"
+        );
 
-    let seen = counts.iter().map(|c| number(&b.evaluate(&session, c))).collect();
+        let mut seen = Vec::new();
+        for c in counts {
+            seen.push(number(&b.evaluate(c).await));
+        }
 
-    let shot = b.call(s, "Page.captureScreenshot", json!({ "format": "png", "captureBeyondViewport": true }));
-    let png = base64::engine::general_purpose::STANDARD
-        .decode(shot["data"].as_str().expect("screenshot data"))
-        .expect("base64");
-    assert!(png.starts_with(b"\x89PNG"), "a PNG screenshot");
-    std::fs::create_dir_all(screenshot.parent().expect("a folder")).expect("screenshot folder");
-    std::fs::write(screenshot, png).expect("write the screenshot");
+        // The whole page, not only the screen's worth that WebDriver's screenshot takes.
+        let shot = b.cdp("Page.captureScreenshot", json!({ "format": "png", "captureBeyondViewport": true })).await;
+        let png = base64::engine::general_purpose::STANDARD
+            .decode(shot["data"].as_str().expect("screenshot data"))
+            .expect("base64");
+        assert!(png.starts_with(b"\x89PNG"), "a PNG screenshot");
+        std::fs::create_dir_all(screenshot.parent().expect("a folder")).expect("screenshot folder");
+        std::fs::write(screenshot, png).expect("write the screenshot");
 
-    // A phone: nothing wider than the screen except inside the scrolling table boxes.
-    b.call(
-        s,
-        "Emulation.setDeviceMetricsOverride",
-        json!({ "width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": true }),
-    );
-    b.call(s, "Page.reload", json!({}));
-    b.events.clear();
-    b.wait_for("Page.loadEventFired");
-    let overflow = b.evaluate(&session, "document.documentElement.scrollWidth - document.documentElement.clientWidth");
-    assert!(
-        overflow.as_f64().unwrap_or(f64::MAX) <= 1.0,
-        "{}: the page is {overflow} px wider than a phone",
-        page.display()
-    );
-    let hidden = b.evaluate(&session, COLUMNS_OUT_OF_REACH);
-    assert_eq!(hidden, json!([]), "{}: table columns a phone's reader cannot see or scroll to", page.display());
-    let smallest = b.evaluate(&session, SMALLEST_TEXT);
-    let size = smallest["size"].as_f64().unwrap_or(0.0);
-    assert!(
-        !phone_text || size >= MIN_TEXT_PX - 0.05,
-        "{}: on a phone, text drawn {size:.1} px high (under {MIN_TEXT_PX} px): {}",
-        page.display(),
-        smallest["text"]
-    );
+        // A phone: nothing wider than the screen except inside the scrolling table boxes.
+        b.cdp(
+            "Emulation.setDeviceMetricsOverride",
+            json!({ "width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": true }),
+        )
+        .await;
+        b.c.refresh().await.expect("the page reloads");
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        assert_eq!(b.evaluate("[screen.width, window.devicePixelRatio]").await, json!([390, 2]), "a phone");
+        let overflow = b.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth").await;
+        assert!(
+            overflow.as_f64().unwrap_or(f64::MAX) <= 1.0,
+            "{}: the page is {overflow} px wider than a phone",
+            page.display()
+        );
+        let hidden = b.evaluate(COLUMNS_OUT_OF_REACH).await;
+        assert_eq!(hidden, json!([]), "{}: table columns a phone's reader cannot see or scroll to", page.display());
+        let smallest = b.evaluate(&smallest_text("body")).await;
+        let size = smallest["size"].as_f64().unwrap_or(0.0);
+        assert!(
+            !phone_text || size >= MIN_TEXT_PX - 0.05,
+            "{}: on a phone, text drawn {size:.1} px high (under {MIN_TEXT_PX} px): {}",
+            page.display(),
+            smallest["text"]
+        );
 
-    // Print: the navigation is hidden, and a PDF comes out.
-    b.call(s, "Emulation.setEmulatedMedia", json!({ "media": "print" }));
-    let nav = b.evaluate(&session, "getComputedStyle(document.querySelector('nav')).display");
-    assert_eq!(nav, json!("none"), "the print stylesheet hides the navigation");
-    let pdf = b.call(s, "Page.printToPDF", json!({ "preferCSSPageSize": true }));
-    let pdf =
-        base64::engine::general_purpose::STANDARD.decode(pdf["data"].as_str().expect("PDF data")).expect("base64");
-    assert!(pdf.starts_with(b"%PDF") && pdf.len() > 1000, "a PDF of the page");
-    assert!(b.problems().is_empty(), "{}: {:#?}", page.display(), b.problems());
-    (seen, pdf)
+        // Print: the navigation is hidden, and a PDF comes out.
+        b.cdp("Emulation.setEmulatedMedia", json!({ "media": "print" })).await;
+        let nav = b.evaluate("getComputedStyle(document.querySelector('nav')).display").await;
+        assert_eq!(nav, json!("none"), "the print stylesheet hides the navigation");
+        let a4 = PrintConfiguration::builder().size(PrintSize::A4).build().expect("A4");
+        let pdf = b.c.print(a4).await.expect("the page prints");
+        assert!(pdf.starts_with(b"%PDF") && pdf.len() > 1000, "a PDF of the page");
+        let problems = b.problems().await;
+        assert!(problems.is_empty(), "{}: {problems:#?}", page.display());
+        (seen, pdf)
+    })
 }
 
 /// The pages of a PDF: its page objects (`/Type /Page`, not `/Pages`).
@@ -454,19 +343,16 @@ fn a_broken_page_is_caught() {
     std::fs::write(
         &page,
         "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>x</title></head><body><nav></nav>\
-         <img src=\"missing.png\"><script>console.error('boom')</script></body></html>",
+         <img src=\"missing.png\"><img src=\"http://127.0.0.1:9/remote.png\">\
+         <script>console.error('boom')</script></body></html>",
     )
     .expect("write");
-    let mut b = Browser::start("broken");
-    let target = b.call(None, "Target.createTarget", json!({ "url": "about:blank" }));
-    let attached = b.call(None, "Target.attachToTarget", json!({ "targetId": target["targetId"], "flatten": true }));
-    let session = attached["sessionId"].as_str().expect("a session").to_owned();
-    for domain in ["Runtime.enable", "Log.enable", "Network.enable", "Page.enable"] {
-        b.call(Some(&session), domain, json!({}));
-    }
-    b.call(Some(&session), "Page.navigate", json!({ "url": format!("file://{}", page.display()) }));
-    b.wait_for("Page.loadEventFired");
-    let problems = b.problems().join("\n");
+    let problems = block_on(async {
+        let b = Browser::start("broken").await;
+        b.open(&page).await;
+        b.problems().await.join("\n")
+    });
     assert!(problems.contains("boom"), "{problems}");
     assert!(problems.contains("failed resource") || problems.contains("ERR_FILE_NOT_FOUND"), "{problems}");
+    assert!(problems.contains("the page asked for http://127.0.0.1:9/remote.png"), "{problems}");
 }

@@ -186,12 +186,34 @@ function keepInView(tr) {
   else if (bottom > box.scrollTop + box.clientHeight) box.scrollTop = bottom - box.clientHeight;
 }
 
+/** The smallest text a board may draw, in CSS pixels. */
+const MIN_TEXT_PX = 11;
+
+/**
+ * Draws `svg` into `box` never so small that its smallest text falls under MIN_TEXT_PX: wider,
+ * the box scrolls sideways (unless the reader asked to fit the board to the screen).
+ */
+function showSvg(box, svg) {
+  box.innerHTML = svg;
+  const picture = box.querySelector('svg');
+  if (!picture) return;
+  const view = picture.viewBox && picture.viewBox.baseVal;
+  let smallest = Infinity;
+  picture.querySelectorAll('[font-size]').forEach((e) => {
+    const size = parseFloat(e.getAttribute('font-size'));
+    if (size > 0) smallest = Math.min(smallest, size);
+  });
+  if (view && view.width > 0 && Number.isFinite(smallest)) {
+    picture.style.minWidth = `${Math.ceil((view.width * MIN_TEXT_PX) / smallest)}px`;
+  }
+}
+
 async function drawBoard(url) {
   const token = ++state.boardToken;
   try {
     const svg = await call(url);
     if (token !== state.boardToken) return;
-    $('board').innerHTML = svg;
+    showSvg($('board'), svg);
     $('board').dataset.shown = url;
   } catch (e) {
     if (token === state.boardToken) say(e.message, true);
@@ -338,7 +360,7 @@ function drawChart() {
   const height = 160;
   const top = Math.max(...r.decisions.map((d) => d.loss), 1e-9);
   const svg = document.createElementNS(SVG_NS, 'svg');
-  svg.setAttribute('viewBox', `0 0 ${width} ${height + 24}`);
+  svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
   svg.setAttribute('role', 'img');
   svg.setAttribute('aria-label', `Loss at each decision, in ${r.measure.unit}`);
   const w = width / n;
@@ -358,13 +380,10 @@ function drawChart() {
     rect.addEventListener('click', () => goTo(state.review.at[i].before));
     svg.append(rect);
   });
-  const caption = document.createElementNS(SVG_NS, 'text');
-  caption.setAttribute('x', '0');
-  caption.setAttribute('y', String(height + 18));
-  caption.setAttribute('font-size', '16');
-  caption.textContent = `loss at each decision (${r.measure.unit}); click a bar to go there`;
-  svg.append(caption);
-  $('chart').replaceChildren(svg);
+  const caption = document.createElement('p');
+  caption.className = 'hint';
+  caption.textContent = `The loss at each decision, in ${r.measure.unit}: click a bar to go there.`;
+  $('chart').replaceChildren(svg, caption);
   markChart();
 }
 
@@ -494,7 +513,7 @@ function showAsk(s) {
   if (s.board) {
     const b = document.createElement('div');
     b.className = 'board';
-    b.innerHTML = s.board;
+    showSvg(b, s.board);
     box.append(b);
   }
 }
@@ -583,7 +602,7 @@ async function showPuzzle(index) {
   $('puzzle').hidden = false;
   $('puzzle-title').textContent = `${view.title}: ${view.id} (${view.difficulty})`;
   $('puzzle-question').textContent = view.question;
-  $('puzzle-board').innerHTML = view.board;
+  showSvg($('puzzle-board'), view.board);
   $('puzzle-format').textContent = `${view.answer_format.description} For example: ${view.answer_format.example}`;
   $('puzzle-answer').value = '';
   $('puzzle-verdict').textContent = '';
@@ -597,7 +616,7 @@ async function showPuzzle(index) {
 
 async function showAnswerBoard() {
   try {
-    $('puzzle-answer-board').innerHTML = await call(`/api/puzzles/${shelf.collection}/${shelf.index}/answer`);
+    showSvg($('puzzle-answer-board'), await call(`/api/puzzles/${shelf.collection}/${shelf.index}/answer`));
     $('puzzle-answer-board').hidden = false;
   } catch (e) {
     say(e.message, true);
