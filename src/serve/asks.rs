@@ -53,6 +53,9 @@ impl Drop for Folder {
     }
 }
 
+/// How long a search is given to start before a stop reaches it.
+const SETTLE: Duration = Duration::from_millis(500);
+
 /// The most searches running at once, all tabs together.
 pub const MAX_RUNNING: usize = 4;
 
@@ -124,9 +127,15 @@ impl Ask {
     fn stop(&self) {
         if let Some(pid) = self.pid
             && self.running()
+            && !self.stopped.swap(true, Ordering::Relaxed)
         {
-            self.stopped.store(true, Ordering::Relaxed);
-            let _ = std::process::Command::new("kill").args(["-INT", &pid.to_string()]).status();
+            // A search just started may not yet listen for Ctrl-C (which would then end it with
+            // no answer): the signal waits until it has had a moment to start.
+            let wait = SETTLE.saturating_sub(self.started.elapsed());
+            std::thread::spawn(move || {
+                std::thread::sleep(wait);
+                let _ = std::process::Command::new("kill").args(["-INT", &pid.to_string()]).status();
+            });
         }
     }
 }
