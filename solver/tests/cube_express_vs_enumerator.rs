@@ -81,11 +81,11 @@ fn positions(default: u64) -> u64 {
 
 #[test]
 fn the_program_matches_the_enumerator_on_500_random_positions() {
-    run(positions(500), Shake { turns: 6, resources: 3, lays: 1, plans: 1_000_000 });
+    run(positions(500), Shake { turns: 6, resources: 3, lays: 1, plans: 1_000_000, narrowed: false });
 }
 
 #[test]
 #[ignore = "heavy: about 10 minutes on 2 cores"]
 fn the_program_matches_the_enumerator_on_heavier_positions() {
-    run(positions(200), Shake { turns: 8, resources: 5, lays: 2, plans: 6_000_000 });
+    run(positions(200), Shake { turns: 8, resources: 5, lays: 2, plans: 6_000_000, narrowed: false });
 }

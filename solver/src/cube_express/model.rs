@@ -37,7 +37,7 @@ enum Source {
 /// coal for movement points).
 #[derive(Clone, Debug, Default)]
 struct TradePoint {
-    conv: [[Option<Variable>; 4]; 2],
+    conv: Vec<[Option<Variable>; 4]>,
     build: Option<Variable>,
     coal: Option<Variable>,
 }
@@ -216,7 +216,11 @@ impl TurnModel {
 
         // Trades before the lay, then a stock sale (after the conversions, which may free reserve).
         let mut held = u32::from(store0.total());
-        let pre = trade_point(&mut prog, &mut led, Spec { held, convert: true, build: false, coal: false });
+        let centre = lay.filter(|l| l.act).and_then(|l| game.lay_face(l)).and_then(|f| f.centre);
+        let every_order =
+            centre == Some(Centre::Station) && game.options().station_payment == StationPayment::DividendsOnly;
+        let pre =
+            trade_point(&mut prog, &mut led, Spec { held, convert: true, build: false, coal: false, every_order });
         // A sale before the lay pays for the lay's action, or lowers the disc so that rises near
         // the maximum are not wasted; any other sale may as well wait for the end (ruling S3).
         let need = match lay.filter(|l| l.act).and_then(|l| game.lay_face(l)).and_then(|f| f.centre) {
@@ -234,7 +238,6 @@ impl TurnModel {
 
         // The lay's centre action.
         let mut pay = None;
-        let centre = lay.filter(|l| l.act).and_then(|l| game.lay_face(l)).and_then(|f| f.centre);
         match centre {
             Some(Centre::Crossing) => {
                 let l = lay?;
@@ -466,7 +469,13 @@ impl TurnModel {
                 let mut step = Step::default();
                 let build_here = can_build && ((r == 0 && (tau == 0 || tight)) || (r == 1 && tau == 0));
                 let coal_here = r == 1 || tau >= tech || tight;
-                let spec = Spec { held, convert: coal_here || build_here, build: build_here, coal: coal_here };
+                let spec = Spec {
+                    held,
+                    convert: coal_here || build_here,
+                    build: build_here,
+                    coal: coal_here,
+                    every_order: false,
+                };
                 step.before_move = trade_point(&mut prog, &mut led, spec);
                 builds.extend(step.before_move.build);
                 let build_before_move = step.before_move.build;
@@ -537,7 +546,13 @@ impl TurnModel {
 
                 // Delivery.
                 if factories.iter().any(|f| dist[f.cell] <= tau + 1) {
-                    let spec = Spec { held, convert: true, build: can_build && r == 0 && tight, coal: tight };
+                    let spec = Spec {
+                        held,
+                        convert: true,
+                        build: can_build && r == 0 && tight,
+                        coal: tight,
+                        every_order: false,
+                    };
                     step.before_deliver = trade_point(&mut prog, &mut led, spec);
                 }
                 builds.extend(step.before_deliver.build);
@@ -647,7 +662,11 @@ impl TurnModel {
         }
 
         // End of step II: trades and a stock sale.
-        let end = trade_point(&mut prog, &mut led, Spec { held, convert: true, build: false, coal: true });
+        let end = trade_point(
+            &mut prog,
+            &mut led,
+            Spec { held, convert: true, build: false, coal: true, every_order: false },
+        );
         let max = game.track().max();
         // A sale at the end gains a dividend per space and loses the points between the spaces;
         // with no space worth less than the one below by under a point, only one space is ever
@@ -988,9 +1007,14 @@ struct Spec {
     build: bool,
     /// Whether coal may be spent here (step II).
     coal: bool,
+    /// Every order of conversions (a round per conversion) instead of two rounds: before a
+    /// station's lay paid with dividends only, where chains of conversions (2 coal into a wood,
+    /// 2 wood into a coal and a dividend, again) are the way to raise the dividends.
+    every_order: bool,
 }
 
-/// Adds a trade point at the current place of the timeline: up to two rounds of conversions
+/// Adds a trade point at the current place of the timeline: up to two rounds of conversions (or a
+/// round per conversion, [`Spec::every_order`])
 /// (each round's inputs held at its start; a second round only when a chain is possible),
 /// building the second locomotive, and coal spent for movement points. Variables that the bound
 /// on resources held rules out are left out.
@@ -1015,9 +1039,12 @@ fn trade_point(prog: &mut Program, led: &mut Ledger, spec: Spec) -> TradePoint {
         _ if !spec.convert => 0,
         0 | 1 => 0,
         2 => 1,
+        // Each conversion uses up a resource, so at most held - 1 follow one another.
+        held if spec.every_order => held - 1,
         _ => 2,
     };
-    for round in 0..rounds {
+    point.conv = vec![[None; 4]; rounds as usize];
+    for round in 0..rounds as usize {
         let start = led.store.clone();
         let mut uses: [Expression; 3] = [0.0.into(), 0.0.into(), 0.0.into()];
         for (k, conversion) in Conversion::ALL.into_iter().enumerate() {

@@ -331,6 +331,11 @@ impl Searcher<'_> {
         let r = self.rules;
         let w = r.weights.resource;
         let mut n = *s;
+        // Nothing follows the end of the turn: a trade there is no trade of this turn (and so
+        // never a swap for one before the end).
+        if n.stage == 2 {
+            return None;
+        }
         n.last = if step.is_trade() { Some(step) } else { None };
         let gain = match step {
             Step::Convert(k) => {

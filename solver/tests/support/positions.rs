@@ -1,6 +1,6 @@
 //! Random Cube Express positions for the planner tests: a few random turns into a game, then
 //! shaken (cubes conserved) so that trades, deliveries, `$` spaces, the stock maximum, an empty
-//! reserve and full objective cards all come up.
+//! reserve, full objective cards, both locomotives built and storage past its limit all come up.
 
 #![allow(dead_code)]
 
@@ -11,7 +11,7 @@ use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 use signalbox_engine::cube_express::catalogue::Content;
 use signalbox_engine::cube_express::game::{Game, Phase, State};
-use signalbox_engine::cube_express::options::Options;
+use signalbox_engine::cube_express::options::{CrossingDividends, Options, Passengers, StationPayment};
 use signalbox_engine::cube_express::position::from_state;
 use signalbox_engine::cube_express::resource::Resource;
 
@@ -26,6 +26,9 @@ pub struct Shake {
     pub lays: usize,
     /// Plans an enumeration may value before it counts as cut short.
     pub plans: u64,
+    /// Also the kinds of position the best-turn search narrows: both locomotives built, storage
+    /// filled to its limit.
+    pub narrowed: bool,
 }
 
 /// A position a few random turns into a game, then shaken: resources, dividends, stock and
@@ -35,7 +38,22 @@ pub fn random_position(content: &Arc<Content>, rng: &mut ChaCha8Rng, shake: Shak
     // One player: the solitaire game (no market, no objective cards).
     let players = rng.random_range(1..=4usize);
     let turns = rng.random_range(0..=shake.turns);
-    let game = Game::after_random_turns(content.clone(), players, rng.random(), turns, Options::default()).ok()?;
+    // Every rule option comes up (the regressions were found under both station payments and
+    // with passengers on and off).
+    let options = Options {
+        station_payment: if rng.random_bool(0.5) {
+            StationPayment::DividendsAndResources
+        } else {
+            StationPayment::DividendsOnly
+        },
+        passengers: if rng.random_bool(0.5) { Passengers::StationCities } else { Passengers::Off },
+        crossing_dividends: if rng.random_bool(0.5) {
+            CrossingDividends::AllTracks
+        } else {
+            CrossingDividends::JoinedTracks
+        },
+    };
+    let game = Game::after_random_turns(content.clone(), players, rng.random(), turns, options).ok()?;
     if game.is_over() || game.phase() != Phase::Lay {
         return None;
     }
@@ -55,6 +73,29 @@ pub fn shaken(content: &Arc<Content>, mut s: State, rng: &mut ChaCha8Rng, shake:
             *p.store.get_mut(r) += 1;
         }
     }
+    if shake.narrowed && p.locomotives[1].is_none() && rng.random_bool(0.3) {
+        // Both locomotives built: the second at one of the player's stations (each player has
+        // one on their start tile).
+        let stations: Vec<_> = s.board.iter().filter(|t| t.station == Some(seat as u8)).map(|t| t.cell).collect();
+        p.locomotives[1] = Some(*stations.choose(rng)?);
+    }
+    if shake.narrowed && rng.random_bool(0.25) {
+        // Storage filled to its limit (past it where the comparison takes larger positions), two
+        // wood or two iron among it: a pickup then forces a discard that a conversion with a
+        // dividend can save.
+        let limit = content.levels.get(usize::from(p.built)).or(content.levels.last()).copied()?;
+        let pair = *[Resource::Wood, Resource::Iron].choose(rng)?;
+        let past = if shake.resources >= 4 { rng.random_range(0..=2u8) } else { 0 };
+        while p.reserve > 0 && (p.store.get(pair) < 2 || p.store.total() < limit + past) {
+            let r = if p.store.get(pair) < 2 {
+                pair
+            } else {
+                *[Resource::Coal, Resource::Wood, Resource::Iron].choose(rng)?
+            };
+            p.reserve -= 1;
+            *p.store.get_mut(r) += 1;
+        }
+    }
     if rng.random_bool(0.2) {
         // A nearly empty reserve.
         let keep = rng.random_range(0..=3);
@@ -64,7 +105,9 @@ pub fn shaken(content: &Arc<Content>, mut s: State, rng: &mut ChaCha8Rng, shake:
     }
     if rng.random_bool(0.3) {
         let track = content.stock(players).clone();
-        let target = rng.random_range(p.stock..=track.max());
+        // Half the time within four spaces of the maximum, where rises are cut short.
+        let low = if rng.random_bool(0.5) { p.stock.max(track.max().saturating_sub(4)) } else { p.stock };
+        let target = rng.random_range(low..=track.max());
         for (i, &d) in track.dollars.iter().enumerate() {
             if d <= target && p.dollars[i] {
                 p.dollars[i] = false;
