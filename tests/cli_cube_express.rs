@@ -432,6 +432,36 @@ fn solo_is_the_same_on_any_thread_count_and_stops_at_its_time_limit() {
     }
 }
 
+/// Five solitaire turns under a 600 MB address-space limit (`ulimit -v 600000`): the search
+/// stops cleanly at its memory budget, before the limit, with a line of five turns the engine
+/// replays to its score, labelled not proven; never an aborted allocation.
+#[test]
+fn solo_stops_at_its_memory_budget_under_an_address_space_limit() {
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(r#"ulimit -v 600000 && exec "$0" cube-express solo --seed 1 --turns 5 --threads 2 --json"#)
+        .arg(env!("CARGO_BIN_EXE_signalbox"))
+        .output()
+        .expect("sh runs");
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let v: Value = serde_json::from_str(&stdout).expect("JSON");
+    assert_eq!(v["proven"], Value::Bool(false), "{stdout}");
+    assert_eq!(v["stopped"]["why"], "memory", "{stdout}");
+    let line: Vec<Vec<Action>> = serde_json::from_value(v["line"].clone()).expect("the line");
+    assert_eq!(line.len(), 5);
+    let mut game = Game::solo(Arc::new(Content::house()), 1, Options::default()).expect("setup");
+    for turn in &line {
+        game = game.play_turn(turn).expect("a legal turn");
+    }
+    assert_eq!(Some(i64::from(game.players()[0].banked)), v["score"].as_i64());
+    let (code, text, err) = run(&["cube-express", "solo", "--seed", "1", "--turns", "3", "--memory", "8"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(text.contains("the memory budget (8 MB, --memory) stopped"), "{text}");
+    let (code, _, err) = run(&["cube-express", "solo", "--seed", "1", "--turns", "1", "--memory", "0"]);
+    assert_eq!(code, Some(2), "{err}");
+}
+
 /// An output picture that exists is refused before any work: before the content or the position
 /// is even read.
 #[test]

@@ -17,7 +17,7 @@ use signalbox_engine::cube_express::score::{final_scores, winners};
 use signalbox_solver::cube_express::advice::TurnAdvice;
 use signalbox_solver::cube_express::lp::Backend;
 use signalbox_solver::cube_express::plan::{Method, PlanOptions, plan_turn};
-use signalbox_solver::cube_express::solo::{exhaustive, points, replay as replay_solo};
+use signalbox_solver::cube_express::solo::{Budget, Why, exhaustive, points, replay as replay_solo};
 
 use crate::input::{bad, check_new, text_or_embedded, write_new};
 
@@ -103,8 +103,10 @@ enum Command {
     /// movements, pickups, deliveries, passengers and trades, with only the reduction that keeps
     /// every end position, docs/rules/cube-express.md; positions that differ only in points kept once), so the
     /// score is proven: the upper bound equals it. The line is replayed and re-scored by the
-    /// rules engine. The search grows about a hundredfold with each turn: K = 2 takes under a
-    /// second, K = 3 about a minute and a half. With --time-limit S it stops after S seconds and
+    /// rules engine; the last turn is the best turn of the exact best-turn search, valuing points
+    /// banked alone. The search grows about a hundredfold with each turn: K = 2 takes under a
+    /// second, K = 3 about a minute on 2 cores. The positions it keeps between turns stay within
+    /// --memory (256 MB by default); with --time-limit S it stops after S seconds. Stopped, it
     /// prints the best line found so far, labelled not proven: a stopped search has no upper
     /// bound.
     ///
@@ -204,6 +206,11 @@ struct SoloArgs {
     /// search gives no upper bound).
     #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = crate::flags::seconds)]
     time_limit: Option<Duration>,
+    /// The most memory the positions kept between turns may take, in MB; at it the search stops
+    /// cleanly with the best line found so far, labelled not proven. The estimate is counted from
+    /// the positions' sizes, so where it stops does not depend on the machine.
+    #[arg(long, value_name = "MB", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    memory: u64,
     /// Threads (default: one per core). The answer does not depend on it.
     #[arg(long, value_name = "T", allow_negative_numbers = true, value_parser = crate::flags::threads)]
     threads: Option<usize>,
@@ -326,9 +333,12 @@ fn solo(a: SoloArgs) -> anyhow::Result<()> {
     let game = Game::solo(content.clone(), a.seed, Options::default()).map_err(|e| bad(e.to_string()))?;
     let bar = crate::flags::progress(1, "positions", a.json);
     let started = Instant::now();
-    let deadline = a.time_limit.map(|t| started + t);
+    let budget = Budget {
+        deadline: a.time_limit.map(|t| started + t),
+        memory: Some(usize::try_from(a.memory.saturating_mul(1 << 20)).unwrap_or(usize::MAX)),
+    };
     let found = signalbox_solver::threads::install(a.threads, || {
-        exhaustive(&game, a.turns, deadline, &|turn, searched, positions| {
+        exhaustive(&game, a.turns, &budget, &|turn, searched, positions| {
             bar.set_message(format!("· turn {turn}"));
             bar.set_length(positions as u64);
             bar.set_position(searched as u64);
@@ -373,6 +383,7 @@ fn solo(a: SoloArgs) -> anyhow::Result<()> {
                 "searched": s.searched,
                 "positions": s.positions,
                 "held_turns": s.held,
+                "why": match s.why { Why::Time => "time", Why::Memory => "memory" },
             })),
             "line": found.turns,
             "positions": found.positions,
@@ -394,8 +405,12 @@ fn solo(a: SoloArgs) -> anyhow::Result<()> {
             plural(found.plans, "turn end")
         ),
         Some(s) => {
+            let what = match s.why {
+                Why::Time => "the time limit".to_string(),
+                Why::Memory => format!("the memory budget ({} MB, --memory)", a.memory),
+            };
             say!(
-                "Score found: {} (from {}), not proven: the time limit stopped the exhaustive search during turn {} ({} of {} searched). A stopped search gives no upper bound.",
+                "Score found: {} (from {}), not proven: {what} stopped the exhaustive search during turn {} ({} of {} searched). A stopped search gives no upper bound.",
                 found.score,
                 found.start,
                 s.turn,

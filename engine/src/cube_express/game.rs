@@ -607,6 +607,17 @@ impl Game {
         }
     }
 
+    /// [`Game::key`] with every player's points banked left out: two games with equal keys have
+    /// the same futures and differ at most in the points banked so far (rulebook, "Final
+    /// Scoring": the points still to come depend on the pieces, not on the points already won).
+    pub fn key_points_aside(&self) -> GameKey {
+        let mut key = self.key();
+        for p in &mut key.players {
+            p.banked = 0;
+        }
+        key
+    }
+
     /// The component set.
     pub fn content(&self) -> &Arc<Content> {
         &self.content

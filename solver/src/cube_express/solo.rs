@@ -6,8 +6,8 @@
 //! only the reduction that keeps every end position) from each position of the turn before, each
 //! replayed by the engine; positions that differ only in the points banked kept once with the most
 //! points (what follows a position does not depend on its points). It is exact, and its cost grows
-//! quickly with K. Under a deadline it may stop: then its line is the best found so far, not
-//! proven, and it has no upper bound.
+//! quickly with K. It may stop at a deadline, or when the positions it keeps would pass a memory
+//! budget: then its line is the best found so far, not proven, and it has no upper bound.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -15,9 +15,11 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 use signalbox_engine::cube_express::action::Action;
-use signalbox_engine::cube_express::game::{Game, Illegal};
+use signalbox_engine::cube_express::board::Placed;
+use signalbox_engine::cube_express::game::{Game, GameKey, Illegal, Player};
 
-use super::search::end_positions;
+use super::search::{best_turn, end_positions};
+use super::value::Weights;
 
 /// A solitaire line and its score.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,8 +42,27 @@ pub struct SoloPlan {
     pub stopped: Option<Stopped>,
 }
 
-/// Where a deadline stopped the search: during a turn, or after a turn searched in full but
-/// before the next. The line is then the better of two: the position with the most points that
+/// What may stop the search before it ends.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Budget {
+    /// No more positions are begun after this instant.
+    pub deadline: Option<Instant>,
+    /// The most bytes the positions kept between turns may take (an estimate from their sizes,
+    /// counted, so the same on every machine); the search stops cleanly rather than pass it.
+    pub memory: Option<usize>,
+}
+
+/// Why the search stopped early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Why {
+    /// The deadline passed.
+    Time,
+    /// The positions kept would have passed the memory budget.
+    Memory,
+}
+
+/// Where a deadline or the memory budget stopped the search: during a turn, or after a turn
+/// searched in full but before the next. The line is then the better of two: the position with the most points that
 /// the stopped turn reached, and the one with the most points at the start of that turn, each carried on to K turns by [`hold_turn`]s. Its score is one the game reaches,
 /// not a proven best, and the search gives no upper bound.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,6 +75,8 @@ pub struct Stopped {
     pub positions: usize,
     /// Turns of the line that were filled with [`hold_turn`]s.
     pub held: usize,
+    /// Why it stopped.
+    pub why: Why,
 }
 
 /// The solitaire player's points banked.
@@ -62,12 +85,8 @@ pub fn points(game: &Game) -> i32 {
 }
 
 /// Everything that decides the rest of the game: the position with the points banked left out.
-fn key(game: &Game) -> String {
-    let mut state = game.state();
-    for p in &mut state.players {
-        p.banked = 0;
-    }
-    format!("{state:?}")
+fn key(game: &Game) -> GameKey {
+    game.key_points_aside()
 }
 
 struct Reached {
@@ -75,17 +94,50 @@ struct Reached {
     line: Vec<Vec<Action>>,
 }
 
+/// The bytes a kept position takes, counted from its parts (the game, its key in the index and
+/// its line) and scaled by [`OVERHEAD`]: an estimate the same on every machine, for the memory
+/// budget.
+fn footprint(r: &Reached) -> usize {
+    OVERHEAD * parts(r)
+}
+
+/// The process's peak memory per byte of [`parts`] counted, as measured on `cube-express solo
+/// --seed 1 --turns 3` (what the parts leave out: allocator rounding, the board's derived
+/// structures, the index's table, the searches in flight).
+const OVERHEAD: usize = 2;
+
+/// The bytes of a kept position's parts.
+fn parts(r: &Reached) -> usize {
+    use std::mem::size_of;
+    let tiles = r.game.board().tiles().len() * size_of::<Placed>();
+    let players: usize = r.game.players().iter().map(|p| size_of::<Player>() + p.hand.len()).sum();
+    let game = size_of::<Game>() + 2 * tiles + players + 64;
+    let key = size_of::<GameKey>() + tiles + players;
+    let line: usize = r.line.iter().map(|t| size_of::<Vec<Action>>() + t.len() * size_of::<Action>()).sum();
+    size_of::<Reached>() + game + key + line
+}
+
+/// The best-turn search's weights for the last turn: points banked alone (a solitaire game has
+/// no objective cards, and nothing held is worth anything once the turns are over).
+const POINTS_ONLY: Weights = Weights { resource: 0, facility: 0, locomotive: 0, technology: 0 };
+
+/// Positions of a turn searched between two checks of the memory budget (a constant, so that
+/// where the search stops does not depend on the number of threads).
+const CHUNK: usize = 64;
+
 /// The most points the solitaire game `game` (at the start of a turn) can bank in `turns` turns,
 /// by searching every position. Among lines with the most points, the first found in the
 /// search's order, whatever the thread count. `progress(turn, searched, positions)` is called as
-/// each position of a turn (from 1) has been searched. At `deadline`, if given, no more
-/// positions are begun, and the answer is the best line found so far ([`SoloPlan::stopped`]).
+/// each position of a turn (from 1) has been searched. At the budget's deadline no more
+/// positions are begun, and before the positions kept pass its memory the search stops; the
+/// answer is then the best line found so far ([`SoloPlan::stopped`]).
 pub fn exhaustive(
     game: &Game,
     turns: usize,
-    deadline: Option<Instant>,
+    budget: &Budget,
     progress: &(dyn Fn(usize, usize, usize) + Sync),
 ) -> SoloPlan {
+    let deadline = budget.deadline;
     let mut layer = vec![Reached { game: game.clone(), line: Vec::new() }];
     let mut positions = Vec::new();
     let mut plans = 0;
@@ -99,73 +151,93 @@ pub fn exhaustive(
         let last = turn + 1 == turns;
         positions.push(layer.len());
         let searched = AtomicUsize::new(0);
-        // Each position's end positions, and its counts of plans and refusals.
-        type Found = (Vec<Reached>, u64, u64);
-        let found: Vec<Option<Found>> = layer
-            .par_iter()
-            .map(|r| {
-                if stop.load(Ordering::Relaxed) || deadline.is_some_and(crate::stop::passed) {
-                    stop.store(true, Ordering::Relaxed);
-                    return None;
-                }
-                if r.game.is_over() {
-                    return Some((vec![Reached { game: r.game.clone(), line: r.line.clone() }], 0, 0));
-                }
-                let mut best: HashMap<String, usize> = HashMap::new();
-                let mut out: Vec<Reached> = Vec::new();
-                let lines = end_positions(&r.game);
-                let n = lines.len() as u64;
-                let mut refused = 0;
-                for actions in lines {
-                    // Every line is replayed by the engine; one that does not is a search bug,
-                    // counted and reported rather than trusted.
-                    let Ok(after) = r.game.play_turn(&actions) else {
-                        refused += 1;
-                        continue;
-                    };
-                    let k = if last { String::new() } else { key(&after) };
-                    keep(&mut best, &mut out, k, points(&after), || Reached {
-                        line: extend(&r.line, actions),
-                        game: after,
-                    });
-                }
-                progress(turn + 1, searched.fetch_add(1, Ordering::Relaxed) + 1, layer.len());
-                Some((out, n, refused))
-            })
-            .collect();
-        let done = found.iter().filter(|f| f.is_some()).count();
-        let layer_len = layer.len();
-        for (_, n, refused) in found.iter().flatten() {
-            plans += n;
-            rejected += refused;
-        }
-        // Stopped when a position of this turn was not searched, or when the time is up before
-        // the next turn (the last turn's answer, when complete, is proven however late).
-        let late = || !last && deadline.is_some_and(crate::stop::passed);
-        let mut rest = found.into_iter().flatten().flat_map(|(reached, _, _)| reached);
+        let layer_bytes: usize = layer.iter().map(footprint).sum();
+        // The positions this turn reaches, those that differ only in points kept once with the
+        // most points; merged a chunk at a time, in the layer's order.
+        let mut index: HashMap<Option<GameKey>, usize> = HashMap::new();
         let mut next: Vec<Reached> = Vec::new();
-        let mut complete = done == layer_len && !late();
-        if complete {
-            // Positions that differ only in points kept once, with the most points.
-            let mut index: HashMap<String, usize> = HashMap::new();
-            let mut merged = 0usize;
-            for r in rest.by_ref() {
-                let k = if last { String::new() } else { key(&r.game) };
-                keep(&mut index, &mut next, k, points(&r.game), || r);
-                merged += 1;
-                if merged.is_multiple_of(1024) && late() {
-                    complete = false;
-                    break;
+        let mut next_bytes = 0usize;
+        let mut done = 0usize;
+        let mut why = None;
+        for chunk in layer.chunks(CHUNK) {
+            // Each position's end positions, and its counts of plans and refusals.
+            type Found = (Vec<Reached>, u64, u64);
+            let found: Vec<Option<Found>> = chunk
+                .par_iter()
+                .map(|r| {
+                    if stop.load(Ordering::Relaxed) || deadline.is_some_and(crate::stop::passed) {
+                        stop.store(true, Ordering::Relaxed);
+                        return None;
+                    }
+                    if r.game.is_over() {
+                        return Some((vec![Reached { game: r.game.clone(), line: r.line.clone() }], 0, 0));
+                    }
+                    if last {
+                        // Only the most points matter after the last turn: the best turn by
+                        // the exact best-turn search valuing points banked alone, replayed.
+                        let found = best_turn(&r.game, &POINTS_ONLY, None)?;
+                        let replayed = r.game.play_turn(&found.actions).ok();
+                        let refused = u64::from(replayed.is_none());
+                        let reached =
+                            replayed.map(|after| Reached { line: extend(&r.line, found.actions), game: after });
+                        progress(turn + 1, searched.fetch_add(1, Ordering::Relaxed) + 1, layer.len());
+                        return Some((reached.into_iter().collect(), 1, refused));
+                    }
+                    let mut best: HashMap<Option<GameKey>, usize> = HashMap::new();
+                    let mut out: Vec<Reached> = Vec::new();
+                    let lines = end_positions(&r.game);
+                    let n = lines.len() as u64;
+                    let mut refused = 0;
+                    for actions in lines {
+                        // Every line is replayed by the engine; one that does not is a search bug,
+                        // counted and reported rather than trusted.
+                        let Ok(after) = r.game.play_turn(&actions) else {
+                            refused += 1;
+                            continue;
+                        };
+                        let k = (!last).then(|| key(&after));
+                        keep(&mut best, &mut out, k, points(&after), || Reached {
+                            line: extend(&r.line, actions),
+                            game: after,
+                        });
+                    }
+                    progress(turn + 1, searched.fetch_add(1, Ordering::Relaxed) + 1, layer.len());
+                    Some((out, n, refused))
+                })
+                .collect();
+            for f in found {
+                let Some((reached, n, refused)) = f else {
+                    why = Some(Why::Time);
+                    continue;
+                };
+                done += 1;
+                plans += n;
+                rejected += refused;
+                for r in reached {
+                    let k = (!last).then(|| key(&r.game));
+                    next_bytes += keep(&mut index, &mut next, k, points(&r.game), || r);
                 }
             }
+            if why.is_some() {
+                break;
+            }
+            if budget.memory.is_some_and(|m| layer_bytes + next_bytes > m) {
+                why = Some(Why::Memory);
+                break;
+            }
         }
-        if complete && !late() {
+        // The last turn's answer, when complete, is proven however late; before it, the time
+        // may run out between turns.
+        if why.is_none() && !last && deadline.is_some_and(crate::stop::passed) {
+            why = Some(Why::Time);
+        }
+        let Some(why) = why else {
             layer = next;
             continue;
-        }
+        };
         // Stopped: the best position this turn reached and the best start of the turn, each
         // carried on to K turns by hold turns; the better line (this turn's on a tie).
-        let best_reached = best_of(next.into_iter().chain(rest));
+        let best_reached = best_of(next);
         let held = |r: Option<Reached>| {
             let r = r?;
             let (mut at, mut line) = (r.game, r.line);
@@ -177,6 +249,7 @@ pub fn exhaustive(
             }
             Some((points(&at), line.len() - found, line))
         };
+        let layer_len = layer.len();
         let start = best_of(layer);
         let best = [held(best_reached), held(start)].into_iter().flatten().reduce(|a, b| if b.0 > a.0 { b } else { a });
         let (score, held, line) = best.unwrap_or((points(game), 0, Vec::new()));
@@ -187,7 +260,7 @@ pub fn exhaustive(
             positions,
             plans,
             rejected,
-            stopped: Some(Stopped { turn: turn + 1, searched: done, positions: layer_len, held }),
+            stopped: Some(Stopped { turn: turn + 1, searched: done, positions: layer_len, held, why }),
         };
     }
     let (score, turns) = best_of(layer).map_or((points(game), Vec::new()), |r| (points(&r.game), r.line));
@@ -235,20 +308,26 @@ fn best_of(reached: impl IntoIterator<Item = Reached>) -> Option<Reached> {
 }
 
 /// Keeps the position `make` gives under key `k` in `out` unless one with at least `score`
-/// points is kept there already (`index`: the place of each key in `out`).
+/// points is kept there already (`index`: the place of each key in `out`); the bytes this adds
+/// to what is kept ([`footprint`]; a replaced position's are taken off).
 fn keep(
-    index: &mut HashMap<String, usize>,
+    index: &mut HashMap<Option<GameKey>, usize>,
     out: &mut Vec<Reached>,
-    k: String,
+    k: Option<GameKey>,
     score: i32,
     make: impl FnOnce() -> Reached,
-) {
+) -> usize {
     match index.get(&k) {
-        Some(&i) if points(&out[i].game) >= score => {}
-        Some(&i) => out[i] = make(),
+        Some(&i) if points(&out[i].game) >= score => 0,
+        Some(&i) => {
+            let gone = footprint(&out[i]);
+            out[i] = make();
+            footprint(&out[i]).saturating_sub(gone)
+        }
         None => {
             index.insert(k, out.len());
             out.push(make());
+            out.last().map_or(0, footprint)
         }
     }
 }
@@ -317,7 +396,7 @@ mod tests {
         let content = Arc::new(Content::house());
         for seed in 0..3 {
             let game = Game::solo(content.clone(), seed, Options::default()).expect("setup");
-            let found = exhaustive(&game, 2, None, &|_, _, _| {});
+            let found = exhaustive(&game, 2, &Budget::default(), &|_, _, _| {});
             assert_eq!(found.stopped, None);
             assert_eq!(found.rejected, 0, "seed {seed}: every turn plan replays");
             assert_eq!(found.score, naive(&game, 2), "seed {seed}");
@@ -333,13 +412,36 @@ mod tests {
     fn a_stopped_search_still_gives_a_full_line_that_replays() {
         let content = Arc::new(Content::house());
         let game = Game::solo(content, 1, Options::default()).expect("setup");
-        let found = exhaustive(&game, 3, Some(std::time::Instant::now()), &|_, _, _| {});
+        let found =
+            exhaustive(&game, 3, &Budget { deadline: Some(std::time::Instant::now()), memory: None }, &|_, _, _| {});
         let stopped = found.stopped.expect("stopped");
-        assert_eq!((stopped.turn, stopped.searched, stopped.held), (1, 0, 3));
+        assert_eq!((stopped.turn, stopped.searched, stopped.held, stopped.why), (1, 0, 3, Why::Time));
         assert_eq!(found.turns.len(), 3);
         let games = replay(&game, &found.turns).expect("the line replays");
         assert_eq!(games.last().map(points), Some(found.score));
         assert!(found.score >= found.start);
+    }
+
+    /// A memory budget stops the search cleanly: a line of K turns that replays, labelled
+    /// stopped by memory, the same on one thread and on three.
+    #[test]
+    fn a_memory_budget_stops_cleanly_with_a_full_line_the_same_on_any_thread_count() {
+        let content = Arc::new(Content::house());
+        let game = Game::solo(content, 1, Options::default()).expect("setup");
+        // Enough for the first turn's positions, not for the second's.
+        let budget = Budget { deadline: None, memory: Some(8_000_000) };
+        let run = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
+            pool.install(|| exhaustive(&game, 3, &budget, &|_, _, _| {}))
+        };
+        let found = run(1);
+        let stopped = found.stopped.expect("stopped");
+        assert_eq!((stopped.turn, stopped.why), (2, Why::Memory), "{stopped:?}");
+        assert!(stopped.searched < stopped.positions);
+        assert_eq!(found.turns.len(), 3);
+        let games = replay(&game, &found.turns).expect("the line replays");
+        assert_eq!(games.last().map(points), Some(found.score));
+        assert_eq!(run(3), found);
     }
 
     /// The regression position where the older canonical order lost a point: a delivery's third
@@ -354,6 +456,6 @@ mod tests {
         );
         let text = std::fs::read_to_string(path).expect("the fixture");
         let game = signalbox_engine::cube_express::position::read_position(content, path, &text).expect("reads");
-        assert_eq!(exhaustive(&game, 1, None, &|_, _, _| {}).score, naive(&game, 1));
+        assert_eq!(exhaustive(&game, 1, &Budget::default(), &|_, _, _| {}).score, naive(&game, 1));
     }
 }
