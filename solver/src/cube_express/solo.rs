@@ -15,7 +15,6 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 use signalbox_engine::cube_express::action::Action;
-use signalbox_engine::cube_express::board::Placed;
 use signalbox_engine::cube_express::game::{Game, GameKey, Illegal, Player};
 
 use super::search::{best_turn, end_positions};
@@ -109,7 +108,7 @@ const OVERHEAD: usize = 2;
 /// The bytes of a kept position's parts.
 fn parts(r: &Reached) -> usize {
     use std::mem::size_of;
-    let tiles = r.game.board().tiles().len() * size_of::<Placed>();
+    let tiles = std::mem::size_of_val(r.game.board().tiles());
     let players: usize = r.game.players().iter().map(|p| size_of::<Player>() + p.hand.len()).sum();
     let game = size_of::<Game>() + 2 * tiles + players + 64;
     let key = size_of::<GameKey>() + tiles + players;
