@@ -38,9 +38,9 @@ pub struct AdviseArgs {
     /// Skip the hindsight maximum (a search knowing the future dice and cards).
     #[arg(long)]
     no_hindsight: bool,
-    /// Stop the hindsight search after this many seconds (the best found, marked not proven,
-    /// with its bound). The answer then depends on the machine's speed and load; --states does
-    /// not.
+    /// Stop after this many seconds for the whole command: the hindsight search has what the
+    /// valuing of the roll's uses leaves (the best found, marked not proven, with its bound). The
+    /// answer then depends on the machine's speed and load; --states does not.
     #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = crate::flags::seconds)]
     time_limit: Option<Duration>,
     /// Stop the hindsight search after N positions (the best found, marked not proven, with its
@@ -125,7 +125,9 @@ pub fn run(a: AdviseArgs) -> anyhow::Result<()> {
     let fair_seconds = start.elapsed().as_secs_f64();
     let hindsight = (!a.no_hindsight && !at_table).then(|| {
         let search = SolveOptions {
-            time_limit: a.time_limit,
+            // The limit is the whole command's: the hindsight search has what the valuing of
+            // the roll's uses left of it.
+            time_limit: a.time_limit.map(|t| t.saturating_sub(start.elapsed())),
             positions: (a.states > 0).then_some(a.states),
             threads: a.threads,
             ..SolveOptions::default()

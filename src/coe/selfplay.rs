@@ -396,8 +396,9 @@ fn play_seed(catalogue: &Catalogue, rules: Rules, policy: Policy, seed: u64) -> 
 }
 
 /// Plays the seeds of `part` of `from..=to` not in `skip` on `threads` threads, and hands each
-/// game to `each` in seed order (whatever order they finish in), with the seconds it took; no
-/// game starts after `deadline`.
+/// game to `each` in seed order (whatever order they finish in), with the seconds it took. At
+/// `deadline` no game starts and no more are handed on: games still being played are left (not
+/// written, so a rerun plays them), and their threads end with the process.
 fn play_in_order(
     catalogue: &Catalogue,
     (rules, policy): (Rules, Policy),
@@ -407,53 +408,58 @@ fn play_in_order(
     deadline: Option<Instant>,
     mut each: impl FnMut(GameLine, f64) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
+    use std::sync::Arc;
     let last = to - from;
-    let next = AtomicU64::new(0);
-    let stop = AtomicBool::new(false);
+    let next = Arc::new(AtomicU64::new(0));
+    let stop = Arc::new(AtomicBool::new(false));
+    let catalogue = Arc::new(catalogue.clone());
+    let skipped: Arc<std::collections::BTreeSet<u64>> = Arc::new(skip.keys().copied().collect());
     let (tx, rx) = mpsc::channel::<(u64, anyhow::Result<(GameLine, f64)>)>();
-    std::thread::scope(|scope| {
-        for _ in 0..threads.max(1) {
-            let tx = tx.clone();
-            let (next, stop) = (&next, &stop);
-            scope.spawn(move || {
-                while !stop.load(Ordering::Relaxed) && deadline.is_none_or(|d| Instant::now() < d) {
-                    let offset = next.fetch_add(1, Ordering::Relaxed);
-                    if offset > last {
-                        break;
-                    }
-                    let seed = from + offset;
-                    if skip.contains_key(&seed) || !part.takes(offset) {
-                        continue;
-                    }
-                    if tx.send((offset, play_seed(catalogue, rules, policy, seed))).is_err() {
-                        break;
-                    }
+    for _ in 0..threads.max(1) {
+        let tx = tx.clone();
+        let (next, stop, catalogue, skipped) = (next.clone(), stop.clone(), catalogue.clone(), skipped.clone());
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) && deadline.is_none_or(|d| Instant::now() < d) {
+                let offset = next.fetch_add(1, Ordering::Relaxed);
+                if offset > last {
+                    break;
                 }
-            });
-        }
-        drop(tx);
-        let mut pending = BTreeMap::new();
-        let mut want: u64 = 0;
-        let mut outcome = Ok(());
-        'receive: for (offset, result) in &rx {
-            pending.insert(offset, result);
-            while want <= last {
-                if skip.contains_key(&(from + want)) || !part.takes(want) {
-                    want += 1;
+                let seed = from + offset;
+                if skipped.contains(&seed) || !part.takes(offset) {
                     continue;
                 }
-                let Some(result) = pending.remove(&want) else { break };
-                if let Err(e) = result.and_then(|(line, seconds)| each(line, seconds)) {
-                    outcome = Err(e);
-                    break 'receive;
+                if tx.send((offset, play_seed(&catalogue, rules, policy, seed))).is_err() {
+                    break;
                 }
-                want += 1;
             }
+        });
+    }
+    drop(tx);
+    let mut pending = BTreeMap::new();
+    let mut want: u64 = 0;
+    let mut outcome = Ok(());
+    'receive: loop {
+        let received = match deadline {
+            None => rx.recv().ok(),
+            Some(d) => rx.recv_timeout(d.saturating_duration_since(Instant::now())).ok(),
+        };
+        let Some((offset, result)) = received else { break };
+        pending.insert(offset, result);
+        while want <= last {
+            if skip.contains_key(&(from + want)) || !part.takes(want) {
+                want += 1;
+                continue;
+            }
+            let Some(result) = pending.remove(&want) else { break };
+            if let Err(e) = result.and_then(|(line, seconds)| each(line, seconds)) {
+                outcome = Err(e);
+                break 'receive;
+            }
+            want += 1;
         }
-        stop.store(true, Ordering::Relaxed);
-        drop(rx);
-        outcome
-    })
+    }
+    stop.store(true, Ordering::Relaxed);
+    outcome
 }
 
 /// Runs `coe selfplay`.

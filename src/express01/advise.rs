@@ -134,8 +134,9 @@ pub fn run(a: AdviseArgs) -> anyhow::Result<()> {
     if *game.phase() != Phase::Pair {
         return Err(bad(format!("{label}: the game is over; there is no turn to advise")));
     }
-    let limit =
-        || Limit { states: (a.states > 0).then_some(a.states), deadline: a.time_limit.map(|d| Instant::now() + d) };
+    // One deadline for the whole command: the best turns and the last round share it.
+    let deadline = a.time_limit.map(|d| Instant::now() + d);
+    let limit = || Limit { states: (a.states > 0).then_some(a.states), deadline };
     // Whole mid-game hands take minutes (the sample about 2 on 2 cores): the elapsed time shows.
     let budget = if a.states > 0 {
         format!("up to {} states for each action pair", a.states)

@@ -187,7 +187,14 @@ pub fn exhaustive(
                     let lines = end_positions(&r.game);
                     let n = lines.len() as u64;
                     let mut refused = 0;
-                    for actions in lines {
+                    for (i, actions) in lines.into_iter().enumerate() {
+                        // Replaying a position's lines takes most of the time: the deadline is
+                        // checked as they are replayed too, and a position left half done is
+                        // not searched.
+                        if i % 256 == 255 && deadline.is_some_and(crate::stop::passed) {
+                            stop.store(true, Ordering::Relaxed);
+                            return None;
+                        }
                         // Every line is replayed by the engine; one that does not is a search bug,
                         // counted and reported rather than trusted.
                         let Ok(after) = r.game.play_turn(&actions) else {
