@@ -30,9 +30,12 @@
 //!   possible add a card each, which can also pay.
 //! - In the B) before A), each purchase leaves the mover's capital unchanged or costs 1 (the
 //!   black engine), and a share taken from `p` lowers `p`'s capital by at most 1 (the black
-//!   engine's part of the price is not handed over). The shares bought can raise the mover's
-//!   holdings (at most one share a card in hand) and lower `p`'s (a share taken); the bound
-//!   adds the hand to the mover's holdings and takes it from `p`'s.
+//!   engine's part of the price is not handed over, whether it is still to pay or has paid part
+//!   of the purchase under way). The cards the B) spends are not there to pay in A): for every
+//!   split of the hand into `s` cards for shares and the rest for A), the shares bought can
+//!   raise the mover's holding of each company by `s` over its price (plus the purchase under
+//!   way), and lower `p`'s by as many less the company's share cards still in the decks (all of
+//!   them must be bought before one is taken from a player, rulebook "Acquire Shares").
 
 use signalbox_engine::express01::card::{CardKind, CardNumber, CompanyId};
 use signalbox_engine::express01::game::{Budget, Game, Phase};
@@ -111,7 +114,14 @@ pub(crate) fn expand_upper(g: &Game<'_>, mover: usize, shares_ahead: bool) -> i3
         Phase::Buying { company, .. } | Phase::Taking { company, .. } => g.stations(*company) as i32,
         _ => 0,
     };
-    let engine_take = i32::from(view.engine && shares_ahead);
+    // The black engine's part of a price is not handed over: a share taken from `p` can lower
+    // `p`'s capital by 1, when the engine can still pay or has paid part of the purchase under way.
+    let engine_part = match g.phase() {
+        Phase::Buying { company, left, paid } => g.stations(*company) as i32 - *left as i32 - paid.len() as i32,
+        Phase::Taking { company, paid, .. } => g.stations(*company) as i32 - paid.len() as i32,
+        _ => 0,
+    };
+    let engine_take = i32::from((view.engine && shares_ahead) || engine_part > 0);
     bound(&view, &Prep::new(g, mover), mover, shares_ahead) + pending + engine_take
 }
 
@@ -214,29 +224,41 @@ fn bound_for(v: &View<'_, '_>, prep: &Prep, mover: usize, shares_ahead: bool, ow
         Budget::Spent => (false, false),
     };
     let units = hand + i32::from(engine);
-    // Cards paid for `k` station upgrades and `t` route upgrades, if the hand can pay them.
-    let cost = |k: i32, t: i32| -> Option<i32> {
-        let budgets = k + (t + 1) / 2;
-        let paid = match (free, free_route_only) {
-            (false, _) => budgets,
-            (true, false) => (budgets - 1).max(0),
-            (true, true) if t >= 1 => k + t / 2,
-            (true, true) => k,
-        };
-        (paid <= units).then(|| paid.min(hand) + 2 * (paid - hand).max(0))
-    };
     let west = v.west;
-    // A share bought in the B) before A) costs the company's stations, at least 1.
-    let extra = |company: CompanyId| -> i32 {
+    // In the B) before A): the purchase under way (paid, or being paid) and the share cards of
+    // each company in the decks, which must all be bought before one is taken from a player.
+    let pending = match g.phase() {
+        Phase::Buying { company, .. } | Phase::Taking { company, .. } if shares_ahead => Some(*company),
+        _ => None,
+    };
+    let in_decks = |company: CompanyId| -> i32 {
+        g.decks()
+            .iter()
+            .flat_map(|d| d.cards.iter())
+            .filter(|&&n| catalogue.card(n).and_then(|c| c.share).is_some_and(|s| s.company == company))
+            .count() as i32
+    };
+    let companies: Vec<CompanyId> = kinds_companies(prep);
+    let decks_of: Vec<i32> = companies.iter().map(|&c| in_decks(c)).collect();
+    // Shares of `company` that `s` cards spent in the B) before A) can buy (each costs the
+    // company's stations, at least 1), with the purchase under way.
+    let bought = |company: CompanyId, s: i32| -> i32 {
         let price = g.stations(company) as i32;
-        if shares_ahead && price > 0 { units / price } else { 0 }
+        let more = if shares_ahead && price > 0 { s / price } else { 0 };
+        more + i32::from(pending == Some(company))
+    };
+    // Of those, the most that can be taken from a player: only once the decks hold none.
+    let taken = |company: CompanyId, s: i32| -> i32 {
+        let price = g.stations(company) as i32;
+        let more = if shares_ahead && price > 0 { s / price } else { 0 };
+        let deck = companies.iter().position(|&c| c == company).map_or(0, |i| decks_of[i]);
+        (more - deck).max(0) + i32::from(pending == Some(company))
     };
     let stations: Vec<(i32, &[usize])> = (0..board.len())
         .filter(|&c| at_base(c) && distance[c] < FAR && !prep.takes[c].is_empty())
         .map(|c| (distance[c], prep.takes[c].as_slice()))
         .collect();
     let kinds = &prep.kinds;
-    let max_t = 2 * units + 2;
 
     let opponents: Vec<usize> = (0..seats.len()).filter(|&p| p != mover).collect();
     let margins: Vec<(i32, Option<usize>)> = if opponents.is_empty() || own_only {
@@ -244,42 +266,69 @@ fn bound_for(v: &View<'_, '_>, prep: &Prep, mover: usize, shares_ahead: bool, ow
     } else {
         opponents.iter().map(|&p| (own - v.capitals[p], Some(p))).collect()
     };
+    // Cards the B) before A) can spend on shares; the rest is what A) can pay (a purchase leaves
+    // capital unchanged, so only the cards it takes from A) and the shares it adds count).
+    let spends = if shares_ahead { units } else { 0 };
     let mut best_bound = i32::MAX;
     for (margin, p) in margins {
-        let gain = |company: CompanyId| -> i32 {
-            let mine = g.holding(mover, company) as i32 + extra(company);
-            let theirs = p.map_or(0, |p| (g.holding(p, company) as i32 - extra(company)).max(0));
-            mine - theirs
-        };
-        let worth: Vec<i32> = kinds.iter().map(|(k, _)| k.iter().map(|&c| gain(c)).sum()).collect();
         let mut best = 0;
-        for t in 0..=max_t {
-            // A plan's stations within distance `t`, each a card of a kind its base lists, at
-            // most a kind's capacity of each: the best `k` of these entries bound any `k` of them
-            // (each base counted for every kind it lists, which only raises the bound).
-            let cells = stations.iter().filter(|(d, _)| *d <= t).count();
-            let mut entries: Vec<i32> = Vec::new();
-            for (q, (_, cap)) in kinds.iter().enumerate() {
-                let n = stations.iter().filter(|(d, takes)| *d <= t && takes.contains(&q)).count() as i32;
-                entries.extend(std::iter::repeat_n(worth[q], n.min(*cap).max(0) as usize));
-            }
-            entries.sort_unstable_by(|a, b| b.cmp(a));
-            entries.truncate(cells);
-            let mut sum = 0;
-            for k in 0..=entries.len() as i32 {
-                if k > 0 {
-                    sum += entries[k as usize - 1];
+        for s in 0..=spends {
+            let gain = |company: CompanyId| -> i32 {
+                let mine = g.holding(mover, company) as i32 + bought(company, s);
+                let theirs = p.map_or(0, |p| (g.holding(p, company) as i32 - taken(company, s)).max(0));
+                mine - theirs
+            };
+            let worth: Vec<i32> = kinds.iter().map(|(k, _)| k.iter().map(|&c| gain(c)).sum()).collect();
+            let units = units - s;
+            let hand = hand - s.min(hand);
+            // Cards paid for `k` station upgrades and `t` route upgrades, if the hand can pay them.
+            let cost = |k: i32, t: i32| -> Option<i32> {
+                let budgets = k + (t + 1) / 2;
+                let paid = match (free, free_route_only) {
+                    (false, _) => budgets,
+                    (true, false) => (budgets - 1).max(0),
+                    (true, true) if t >= 1 => k + t / 2,
+                    (true, true) => k,
+                };
+                (paid <= units).then(|| paid.min(hand) + 2 * (paid - hand).max(0))
+            };
+            let max_t = 2 * units + 2;
+            for t in 0..=max_t {
+                // A plan's stations within distance `t`, each a card of a kind its base lists, at
+                // most a kind's capacity of each: the best `k` of these entries bound any `k` of them
+                // (each base counted for every kind it lists, which only raises the bound).
+                let cells = stations.iter().filter(|(d, _)| *d <= t).count();
+                let mut entries: Vec<i32> = Vec::new();
+                for (q, (_, cap)) in kinds.iter().enumerate() {
+                    let n = stations.iter().filter(|(d, takes)| *d <= t && takes.contains(&q)).count() as i32;
+                    entries.extend(std::iter::repeat_n(worth[q], n.min(*cap).max(0) as usize));
                 }
-                let Some(paid) = cost(k, t) else { break };
-                let a = t.min(route_bases);
-                let pairs = (r + a).min(st + k) - r.min(st);
-                best = best.max(sum + pairs - paid);
+                entries.sort_unstable_by(|a, b| b.cmp(a));
+                entries.truncate(cells);
+                let mut sum = 0;
+                for k in 0..=entries.len() as i32 {
+                    if k > 0 {
+                        sum += entries[k as usize - 1];
+                    }
+                    let Some(paid) = cost(k, t) else { break };
+                    let a = t.min(route_bases);
+                    let pairs = (r + a).min(st + k) - r.min(st);
+                    best = best.max(sum + pairs - paid);
+                }
             }
         }
         let bound = margin + best + west;
         best_bound = best_bound.min(bound);
     }
     best_bound
+}
+
+/// Every company a kind of station card lists.
+fn kinds_companies(prep: &Prep) -> Vec<CompanyId> {
+    let mut out: Vec<CompanyId> = prep.kinds.iter().flat_map(|(k, _)| k.iter().copied()).collect();
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// For each cell still at its base card, the fewest route builds before it can be built (A6):
@@ -343,5 +392,109 @@ fn distances(g: &Game<'_>, board: &[Placement], upgraded: usize) -> Vec<i32> {
         if !changed {
             return d;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The bound of the B) before A) against the naive search, where it narrows most: every
+    //! share card of a company already issued (a share can then only be taken from a player) and
+    //! hands of two cards.
+
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+    use signalbox_engine::express01::card::{CardNumber, CompanyId};
+    use signalbox_engine::express01::catalogue::Catalogue;
+    use signalbox_engine::express01::game::{Pair, Phase, Step};
+    use signalbox_engine::express01::position::PositionSetup;
+    use signalbox_engine::express01::round::Length;
+
+    use super::expand_upper;
+    use crate::express01::game_positions::{Cut, cut, game_of, turn_starts};
+    use crate::express01::selfplay::{BestRoute, Policy};
+    use crate::express01::turn::naive_best;
+
+    /// `setup` with every share card of `company` left in the decks handed to the players after
+    /// `mover`, in turn.
+    fn issue_all(catalogue: &Catalogue, mut setup: PositionSetup, mover: usize, company: CompanyId) -> PositionSetup {
+        let is_share =
+            |n: u16| catalogue.card(CardNumber(n)).and_then(|c| c.share).is_some_and(|s| s.company == company);
+        let mut moved = Vec::new();
+        for cards in setup.decks.iter_mut().flat_map(|d| d.values_mut()) {
+            moved.extend(cards.iter().copied().filter(|&n| is_share(n)));
+            cards.retain(|&n| !is_share(n));
+        }
+        let players = setup.players.len();
+        for (i, n) in moved.into_iter().enumerate() {
+            let p = &mut setup.players[(mover + 1 + i % (players - 1)) % players];
+            p.shares.push(n);
+            p.shares.sort_unstable();
+            p.share_counts = None;
+        }
+        setup
+    }
+
+    #[test]
+    fn the_bound_before_building_holds_where_a_company_has_no_share_left_in_the_decks() {
+        let catalogue = Catalogue::house();
+        let mut rng = ChaCha8Rng::seed_from_u64(35);
+        let (mut checked, mut taking, mut positions) = (0, 0, 0);
+        for seed in 1..=8u64 {
+            let map = if seed.is_multiple_of(2) { "usa" } else { "germany" };
+            for (i, setup) in
+                turn_starts(&catalogue, map, seed, 3, Length::Short, Policy::Greedy).into_iter().enumerate()
+            {
+                if i % 4 != (seed % 4) as usize || i < 4 {
+                    continue;
+                }
+                let Some(full) = game_of(&catalogue, setup.clone()) else { continue };
+                let mover = full.mover();
+                // The company of the mover's with the most stations: its shares are worth buying.
+                let Some(company) = (0..catalogue.companies.len() as u8)
+                    .map(CompanyId)
+                    .filter(|&c| full.stations(c) > 0 && full.holding(mover, c) > 0)
+                    .max_by_key(|&c| full.stations(c))
+                else {
+                    continue;
+                };
+                // The black engine kept in half of them, with one card in hand (it pays as one).
+                let engine = seed.is_multiple_of(2) == i.is_multiple_of(2);
+                let shape = Cut { hand: if engine { 1 } else { 2 }, engine, mover_shares: true, shares: None };
+                let setup = issue_all(&catalogue, cut(&catalogue, setup, mover, shape), mover, company);
+                let Some(game) = game_of(&catalogue, setup) else { continue };
+                let mut g = game.clone();
+                if !g.legal(&BestRoute).contains(&Step::Pair(Pair::SharesExpand)) {
+                    continue;
+                }
+                positions += 1;
+                g.play_unchecked(Step::Pair(Pair::SharesExpand));
+                // A random walk through the B): the bound holds at every state of it.
+                while matches!(g.phase(), Phase::Shares | Phase::Buying { .. } | Phase::Taking { .. }) {
+                    let exact = naive_best(&g, &BestRoute).expect("a turn ends");
+                    let bound = expand_upper(&g, mover, true);
+                    assert!(
+                        bound >= exact,
+                        "seed {seed} turn start {i}: bound {bound} under {exact} at {:?}",
+                        g.phase()
+                    );
+                    checked += 1;
+                    if matches!(g.phase(), Phase::Taking { from_decks: false, .. }) {
+                        taking += 1;
+                    }
+                    let steps = g.legal(&BestRoute);
+                    // Buy the emptied company where it can, to reach the takes from players.
+                    let step = steps
+                        .iter()
+                        .copied()
+                        .find(|s| *s == Step::Buy(company) && rng.random_bool(0.8))
+                        .unwrap_or_else(|| steps[rng.random_range(0..steps.len())]);
+                    g.play_unchecked(step);
+                }
+            }
+        }
+        assert!(
+            positions >= 12 && checked >= 40 && taking >= 5,
+            "{positions} positions, {checked} states, {taking} takes from a player"
+        );
     }
 }
