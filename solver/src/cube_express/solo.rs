@@ -9,7 +9,7 @@
 //! quickly with K. It may stop at a deadline, or when the positions it keeps would pass a memory
 //! budget: then its line is the best found so far, not proven, and it has no upper bound.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
@@ -153,14 +153,14 @@ pub fn exhaustive(
         let layer_bytes: usize = layer.iter().map(footprint).sum();
         // The positions this turn reaches, those that differ only in points kept once with the
         // most points; merged a chunk at a time, in the layer's order.
-        let mut index: HashMap<Option<GameKey>, usize> = HashMap::new();
+        let mut index: HashMap<Option<GameKey>, usize> = HashMap::default();
         let mut next: Vec<Reached> = Vec::new();
         let mut next_bytes = 0usize;
         let mut done = 0usize;
         let mut why = None;
         for chunk in layer.chunks(CHUNK) {
-            // Each position's end positions, and its counts of plans and refusals.
-            type Found = (Vec<Reached>, u64, u64);
+            // Each position's end positions with their keys, and its counts of plans and refusals.
+            type Found = (Vec<(Option<GameKey>, Reached)>, u64, u64);
             let found: Vec<Option<Found>> = chunk
                 .par_iter()
                 .map(|r| {
@@ -169,7 +169,8 @@ pub fn exhaustive(
                         return None;
                     }
                     if r.game.is_over() {
-                        return Some((vec![Reached { game: r.game.clone(), line: r.line.clone() }], 0, 0));
+                        let k = (!last).then(|| key(&r.game));
+                        return Some((vec![(k, Reached { game: r.game.clone(), line: r.line.clone() })], 0, 0));
                     }
                     if last {
                         // Only the most points matter after the last turn: the best turn by
@@ -178,11 +179,11 @@ pub fn exhaustive(
                         let replayed = r.game.play_turn(&found.actions).ok();
                         let refused = u64::from(replayed.is_none());
                         let reached =
-                            replayed.map(|after| Reached { line: extend(&r.line, found.actions), game: after });
+                            replayed.map(|after| (None, Reached { line: extend(&r.line, found.actions), game: after }));
                         progress(turn + 1, searched.fetch_add(1, Ordering::Relaxed) + 1, layer.len());
                         return Some((reached.into_iter().collect(), 1, refused));
                     }
-                    let mut best: HashMap<Option<GameKey>, usize> = HashMap::new();
+                    let mut best: HashMap<Option<GameKey>, usize> = HashMap::default();
                     let mut out: Vec<Reached> = Vec::new();
                     let lines = end_positions(&r.game);
                     let n = lines.len() as u64;
@@ -207,6 +208,12 @@ pub fn exhaustive(
                             game: after,
                         });
                     }
+                    // Each kept position with its key, in the order found.
+                    let mut keys: Vec<Option<Option<GameKey>>> = vec![None; out.len()];
+                    for (k, i) in best {
+                        keys[i] = Some(k);
+                    }
+                    let out = keys.into_iter().zip(out).map(|(k, r)| (k.flatten(), r)).collect();
                     progress(turn + 1, searched.fetch_add(1, Ordering::Relaxed) + 1, layer.len());
                     Some((out, n, refused))
                 })
@@ -219,9 +226,16 @@ pub fn exhaustive(
                 done += 1;
                 plans += n;
                 rejected += refused;
-                for r in reached {
-                    let k = (!last).then(|| key(&r.game));
+                for (i, (k, r)) in reached.into_iter().enumerate() {
+                    // Merging is the search's one serial part: the deadline is checked in it too.
+                    if i % 1024 == 1023 && deadline.is_some_and(crate::stop::passed) {
+                        why = Some(Why::Time);
+                        break;
+                    }
                     next_bytes += keep(&mut index, &mut next, k, points(&r.game), || r);
+                }
+                if why.is_some() {
+                    break;
                 }
             }
             if why.is_some() {
