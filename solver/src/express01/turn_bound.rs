@@ -34,8 +34,10 @@
 //!   of the purchase under way). The cards the B) spends are not there to pay in A): for every
 //!   split of the hand into `s` cards for shares and the rest for A), the shares bought can
 //!   raise the mover's holding of each company by `s` over its price (plus the purchase under
-//!   way), and lower `p`'s by as many less the company's share cards still in the decks (all of
-//!   them must be bought before one is taken from a player, rulebook "Acquire Shares").
+//!   way), no more than the share cards there are to be had (the decks', the mover's hand's,
+//!   which a payment puts on a deck, and the other players'), and lower `p`'s by as many less
+//!   the company's share cards still in the decks (all of them must be bought before one is
+//!   taken from a player, rulebook "Acquire Shares").
 
 use signalbox_engine::express01::card::{CardKind, CardNumber, CompanyId};
 use signalbox_engine::express01::game::{Budget, Game, Phase};
@@ -140,6 +142,10 @@ pub(crate) fn own_expand_gain(g: &Game<'_>, mover: usize, shares_ahead: bool) ->
 pub(crate) struct Prep {
     kinds: Vec<(Vec<CompanyId>, i32)>,
     takes: Vec<Vec<usize>>,
+    /// Every company a kind of station card lists.
+    companies: Vec<CompanyId>,
+    /// The share cards of each of `companies` in the decks.
+    in_decks: Vec<i32>,
 }
 
 impl Prep {
@@ -190,7 +196,23 @@ impl Prep {
                 }
             }
         }
-        Prep { kinds, takes }
+        let companies = {
+            let mut out: Vec<CompanyId> = kinds.iter().flat_map(|(k, _)| k.iter().copied()).collect();
+            out.sort_unstable();
+            out.dedup();
+            out
+        };
+        let in_decks = companies
+            .iter()
+            .map(|&company| {
+                g.decks()
+                    .iter()
+                    .flat_map(|d| d.cards.iter())
+                    .filter(|&&n| catalogue.card(n).and_then(|c| c.share).is_some_and(|s| s.company == company))
+                    .count() as i32
+            })
+            .collect();
+        Prep { kinds, takes, companies, in_decks }
     }
 }
 
@@ -231,21 +253,21 @@ fn bound_for(v: &View<'_, '_>, prep: &Prep, mover: usize, shares_ahead: bool, ow
         Phase::Buying { company, .. } | Phase::Taking { company, .. } if shares_ahead => Some(*company),
         _ => None,
     };
-    let in_decks = |company: CompanyId| -> i32 {
-        g.decks()
-            .iter()
-            .flat_map(|d| d.cards.iter())
-            .filter(|&&n| catalogue.card(n).and_then(|c| c.share).is_some_and(|s| s.company == company))
-            .count() as i32
-    };
-    let companies: Vec<CompanyId> = kinds_companies(prep);
-    let decks_of: Vec<i32> = companies.iter().map(|&c| in_decks(c)).collect();
+    let companies = &prep.companies;
+    let decks_of = &prep.in_decks;
     // Shares of `company` that `s` cards spent in the B) before A) can buy (each costs the
     // company's stations, at least 1), with the purchase under way.
+    // No more than there are share cards to take: those in the decks, those in the mover's
+    // hand (paid, a card goes on its deck, from where it can be taken) and the other players'.
+    let supply = |company: CompanyId| -> i32 {
+        let decks = companies.iter().position(|&c| c == company).map_or(0, |i| decks_of[i]);
+        decks + share_supply_beyond_decks(g, mover, company)
+    };
     let bought = |company: CompanyId, s: i32| -> i32 {
         let price = g.stations(company) as i32;
-        let more = if shares_ahead && price > 0 { s / price } else { 0 };
-        more + i32::from(pending == Some(company))
+        let under_way = i32::from(pending == Some(company));
+        let more = if shares_ahead && price > 0 { (s / price).min((supply(company) - under_way).max(0)) } else { 0 };
+        more + under_way
     };
     // Of those, the most that can be taken from a player: only once the decks hold none.
     let taken = |company: CompanyId, s: i32| -> i32 {
@@ -254,11 +276,41 @@ fn bound_for(v: &View<'_, '_>, prep: &Prep, mover: usize, shares_ahead: bool, ow
         let deck = companies.iter().position(|&c| c == company).map_or(0, |i| decks_of[i]);
         (more - deck).max(0) + i32::from(pending == Some(company))
     };
-    let stations: Vec<(i32, &[usize])> = (0..board.len())
-        .filter(|&c| at_base(c) && distance[c] < FAR && !prep.takes[c].is_empty())
-        .map(|c| (distance[c], prep.takes[c].as_slice()))
-        .collect();
     let kinds = &prep.kinds;
+    let units_all = units;
+    // For every distance `t` a plan's route builds can reach: the station bases within it, and
+    // for each kind how many of them list it, at most the kind's capacity (the entries of the
+    // bound below: the best `k` entries bound any `k` of a plan's stations, each base counted
+    // for every kind it lists, which only raises the bound).
+    let reach = (2 * units_all + 3).max(1) as usize;
+    let nk = kinds.len();
+    let mut cells_at = vec![0i32; reach];
+    let mut n_at = vec![0i32; reach * nk];
+    for c in 0..board.len() {
+        if !at_base(c) || distance[c] >= FAR || prep.takes[c].is_empty() {
+            continue;
+        }
+        let d = distance[c] as usize;
+        if d < reach {
+            cells_at[d] += 1;
+            for &q in &prep.takes[c] {
+                n_at[d * nk + q] += 1;
+            }
+        }
+    }
+    let farthest = (0..reach).rev().find(|&t| cells_at[t] > 0).unwrap_or(0) as i32;
+    let useful_t = farthest.max(route_bases);
+    for t in 1..reach {
+        cells_at[t] += cells_at[t - 1];
+        for q in 0..nk {
+            n_at[t * nk + q] += n_at[(t - 1) * nk + q];
+        }
+    }
+    for t in 0..reach {
+        for (q, (_, cap)) in kinds.iter().enumerate() {
+            n_at[t * nk + q] = n_at[t * nk + q].min(*cap).max(0);
+        }
+    }
 
     let opponents: Vec<usize> = (0..seats.len()).filter(|&p| p != mover).collect();
     let margins: Vec<(i32, Option<usize>)> = if opponents.is_empty() || own_only {
@@ -273,12 +325,19 @@ fn bound_for(v: &View<'_, '_>, prep: &Prep, mover: usize, shares_ahead: bool, ow
     for (margin, p) in margins {
         let mut best = 0;
         for s in 0..=spends {
+            // Spending a card more on shares buys nothing more unless it completes a price:
+            // then only A) has a card less, which cannot raise the bound.
+            if s > 0 && !companies.iter().any(|&c| g.stations(c) > 0 && s % g.stations(c) as i32 == 0) {
+                continue;
+            }
             let gain = |company: CompanyId| -> i32 {
                 let mine = g.holding(mover, company) as i32 + bought(company, s);
                 let theirs = p.map_or(0, |p| (g.holding(p, company) as i32 - taken(company, s)).max(0));
                 mine - theirs
             };
             let worth: Vec<i32> = kinds.iter().map(|(k, _)| k.iter().map(|&c| gain(c)).sum()).collect();
+            let mut order: Vec<usize> = (0..nk).collect();
+            order.sort_by_key(|&q| std::cmp::Reverse(worth[q]));
             let units = units - s;
             let hand = hand - s.min(hand);
             // Cards paid for `k` station upgrades and `t` route upgrades, if the hand can pay them.
@@ -292,28 +351,39 @@ fn bound_for(v: &View<'_, '_>, prep: &Prep, mover: usize, shares_ahead: bool, ow
                 };
                 (paid <= units).then(|| paid.min(hand) + 2 * (paid - hand).max(0))
             };
-            let max_t = 2 * units + 2;
+            // Past the farthest station and every route base, more route builds only cost more.
+            let max_t = (2 * units + 2).min(useful_t);
             for t in 0..=max_t {
-                // A plan's stations within distance `t`, each a card of a kind its base lists, at
-                // most a kind's capacity of each: the best `k` of these entries bound any `k` of them
-                // (each base counted for every kind it lists, which only raises the bound).
-                let cells = stations.iter().filter(|(d, _)| *d <= t).count();
-                let mut entries: Vec<i32> = Vec::new();
-                for (q, (_, cap)) in kinds.iter().enumerate() {
-                    let n = stations.iter().filter(|(d, takes)| *d <= t && takes.contains(&q)).count() as i32;
-                    entries.extend(std::iter::repeat_n(worth[q], n.min(*cap).max(0) as usize));
-                }
-                entries.sort_unstable_by(|a, b| b.cmp(a));
-                entries.truncate(cells);
-                let mut sum = 0;
-                for k in 0..=entries.len() as i32 {
-                    if k > 0 {
-                        sum += entries[k as usize - 1];
-                    }
-                    let Some(paid) = cost(k, t) else { break };
-                    let a = t.min(route_bases);
+                let at = (t as usize).min(reach - 1);
+                let cells = cells_at[at];
+                let a = t.min(route_bases);
+                // The best `k` entries, for every `k` the hand can pay.
+                let mut value = |k: i32, sum: i32| -> bool {
+                    let Some(paid) = cost(k, t) else { return false };
                     let pairs = (r + a).min(st + k) - r.min(st);
                     best = best.max(sum + pairs - paid);
+                    true
+                };
+                if !value(0, 0) {
+                    continue;
+                }
+                let (mut k, mut sum) = (0, 0);
+                'entries: for &q in &order {
+                    for _ in 0..n_at[at * nk + q] {
+                        if k == cells {
+                            break 'entries;
+                        }
+                        // Each station more costs at least a card and adds at most one pair, so
+                        // entries worth nothing more (they come best first) cannot raise it.
+                        if k >= 1 && worth[q] <= 0 {
+                            break 'entries;
+                        }
+                        k += 1;
+                        sum += worth[q];
+                        if !value(k, sum) {
+                            break 'entries;
+                        }
+                    }
                 }
             }
         }
@@ -323,12 +393,18 @@ fn bound_for(v: &View<'_, '_>, prep: &Prep, mover: usize, shares_ahead: bool, ow
     best_bound
 }
 
-/// Every company a kind of station card lists.
-fn kinds_companies(prep: &Prep) -> Vec<CompanyId> {
-    let mut out: Vec<CompanyId> = prep.kinds.iter().flat_map(|(k, _)| k.iter().copied()).collect();
-    out.sort_unstable();
-    out.dedup();
-    out
+/// The shares of `company` the mover can still acquire in a B), beyond the share cards in the
+/// decks: the share cards in the mover's hand (paid for a share, a card goes on its deck, from
+/// where it can be taken) and the other players' shares (rulebook, "Acquire Shares").
+pub(crate) fn share_supply_beyond_decks(g: &Game<'_>, mover: usize, company: CompanyId) -> i32 {
+    let catalogue = g.catalogue();
+    let hand = g.seats()[mover]
+        .hand
+        .iter()
+        .filter(|&&n| catalogue.card(n).and_then(|c| c.share).is_some_and(|s| s.company == company))
+        .count() as i32;
+    let others: i32 = (0..g.seats().len()).filter(|&q| q != mover).map(|q| g.holding(q, company) as i32).sum();
+    hand + others
 }
 
 /// For each cell still at its base card, the fewest route builds before it can be built (A6):
@@ -343,56 +419,64 @@ fn distances(g: &Game<'_>, board: &[Placement], upgraded: usize) -> Vec<i32> {
     if upgraded == 0 {
         return vec![0; n];
     }
-    let at_base = |c: usize| board[c].card == map.cells[c].base;
-    let card_on = |c: usize| catalogue.card(board[c].card);
-    let track_at = |c: usize, side| {
-        card_on(c).is_some_and(|card| {
-            card.tracks.iter().any(|t| {
-                let (a, b) = t.oriented(board[c].turned).ends();
-                a.side() == Some(side) || b.side() == Some(side)
-            })
-        })
-    };
-    let mut d = vec![FAR; n];
-    // Each base cell's neighbours: (neighbour, whether the neighbour has the facing track now).
-    let neighbours: Vec<Vec<(usize, bool)>> = (0..n)
-        .map(|c| {
-            signalbox_engine::express01::side::Side::ALL
-                .into_iter()
-                .filter_map(|side| match map.cells[c].beyond[side.index()] {
-                    Beyond::Cell(m) => Some((m, track_at(m, side.facing()))),
-                    _ => None,
-                })
-                .collect()
-        })
-        .collect();
-    loop {
-        let mut changed = false;
-        for c in 0..n {
-            if !at_base(c) {
-                continue;
-            }
-            let mut best = d[c];
-            for &(m, track) in &neighbours[c] {
-                let via = if track {
-                    0
-                } else if !at_base(m) {
-                    if card_on(m).is_some_and(|card| !card.upgrades.is_empty()) { 1 } else { FAR }
-                } else {
-                    let route = catalogue.card(map.cells[m].base).is_some_and(|b| b.kind == CardKind::BaseRoute);
-                    d[m].saturating_add(i32::from(route))
-                };
-                best = best.min(via);
-            }
-            if best < d[c] {
-                d[c] = best;
-                changed = true;
+    // Each cell: the sides its card has a track ending at (one bit a side), whether it is still
+    // at its base card, whether that base is a route base, and whether its card can be upgraded.
+    let mut tracks = vec![0u8; n];
+    let mut base = vec![false; n];
+    let mut route_base = vec![false; n];
+    let mut upgradable = vec![false; n];
+    for c in 0..n {
+        let Some(card) = catalogue.card(board[c].card) else { continue };
+        for t in &card.tracks {
+            let (a, b) = t.oriented(board[c].turned).ends();
+            for side in [a, b].into_iter().filter_map(|e| e.side()) {
+                tracks[c] |= 1 << side.index();
             }
         }
-        if !changed {
-            return d;
+        base[c] = board[c].card == map.cells[c].base;
+        route_base[c] = card.kind == CardKind::BaseRoute;
+        upgradable[c] = !card.upgrades.is_empty();
+    }
+    // A shortest path whose steps weigh 0 or 1: each base cell starts at what a neighbour not
+    // at its base offers, and a base neighbour `m` offers its own distance plus its build when
+    // it is a route base (a breadth-first search with a double-ended queue).
+    let mut d = vec![FAR; n];
+    let mut into: Vec<[usize; 6]> = vec![[usize::MAX; 6]; n];
+    let mut queue = std::collections::VecDeque::with_capacity(2 * n);
+    for c in (0..n).filter(|&c| base[c]) {
+        for side in signalbox_engine::express01::side::Side::ALL {
+            let Beyond::Cell(m) = map.cells[c].beyond[side.index()] else { continue };
+            let via = if tracks[m] & (1 << side.facing().index()) != 0 {
+                0
+            } else if !base[m] {
+                if upgradable[m] { 1 } else { FAR }
+            } else {
+                into[m][side.index()] = c;
+                FAR
+            };
+            d[c] = d[c].min(via);
         }
     }
+    for c in (0..n).filter(|&c| d[c] == 0) {
+        queue.push_back(c);
+    }
+    for c in (0..n).filter(|&c| d[c] == 1) {
+        queue.push_back(c);
+    }
+    while let Some(m) = queue.pop_front() {
+        let w = i32::from(route_base[m]);
+        for &c in into[m].iter().filter(|&&c| c != usize::MAX) {
+            if d[m] + w < d[c] {
+                d[c] = d[m] + w;
+                if w == 0 {
+                    queue.push_front(c);
+                } else {
+                    queue.push_back(c);
+                }
+            }
+        }
+    }
+    d
 }
 
 #[cfg(test)]
@@ -409,14 +493,20 @@ mod tests {
     use signalbox_engine::express01::position::PositionSetup;
     use signalbox_engine::express01::round::Length;
 
-    use super::expand_upper;
+    use super::{expand_upper, share_supply_beyond_decks};
     use crate::express01::game_positions::{Cut, cut, game_of, turn_starts};
     use crate::express01::selfplay::{BestRoute, Policy};
-    use crate::express01::turn::naive_best;
+    use crate::express01::turn::{fingerprint, naive_best};
 
     /// `setup` with every share card of `company` left in the decks handed to the players after
-    /// `mover`, in turn.
-    fn issue_all(catalogue: &Catalogue, mut setup: PositionSetup, mover: usize, company: CompanyId) -> PositionSetup {
+    /// `mover`, in turn, or (`to_mover`) all to the mover: then no share of it can be bought.
+    fn issue_all(
+        catalogue: &Catalogue,
+        mut setup: PositionSetup,
+        mover: usize,
+        company: CompanyId,
+        to_mover: bool,
+    ) -> PositionSetup {
         let is_share =
             |n: u16| catalogue.card(CardNumber(n)).and_then(|c| c.share).is_some_and(|s| s.company == company);
         let mut moved = Vec::new();
@@ -426,7 +516,7 @@ mod tests {
         }
         let players = setup.players.len();
         for (i, n) in moved.into_iter().enumerate() {
-            let p = &mut setup.players[(mover + 1 + i % (players - 1)) % players];
+            let p = &mut setup.players[if to_mover { mover } else { (mover + 1 + i % (players - 1)) % players }];
             p.shares.push(n);
             p.shares.sort_unstable();
             p.share_counts = None;
@@ -438,8 +528,10 @@ mod tests {
     fn the_bound_before_building_holds_where_a_company_has_no_share_left_in_the_decks() {
         let catalogue = Catalogue::house();
         let mut rng = ChaCha8Rng::seed_from_u64(35);
-        let (mut checked, mut taking, mut positions) = (0, 0, 0);
-        for seed in 1..=8u64 {
+        let (mut checked, mut taking, mut positions, mut scarce) = (0, 0, 0, 0);
+        // The share cards handed to the other players (they can be taken from them), or to the
+        // mover (then at most the others' earlier shares can be had: the bound's supply).
+        for (seed, to_mover) in (1..=8u64).flat_map(|seed| [(seed, false), (seed, true)]) {
             let map = if seed.is_multiple_of(2) { "usa" } else { "germany" };
             for (i, setup) in
                 turn_starts(&catalogue, map, seed, 3, Length::Short, Policy::Greedy).into_iter().enumerate()
@@ -460,7 +552,7 @@ mod tests {
                 // The black engine kept in half of them, with one card in hand (it pays as one).
                 let engine = seed.is_multiple_of(2) == i.is_multiple_of(2);
                 let shape = Cut { hand: if engine { 1 } else { 2 }, engine, mover_shares: true, shares: None };
-                let setup = issue_all(&catalogue, cut(&catalogue, setup, mover, shape), mover, company);
+                let setup = issue_all(&catalogue, cut(&catalogue, setup, mover, shape), mover, company, to_mover);
                 let Some(game) = game_of(&catalogue, setup) else { continue };
                 let mut g = game.clone();
                 if !g.legal(&BestRoute).contains(&Step::Pair(Pair::SharesExpand)) {
@@ -481,6 +573,10 @@ mod tests {
                     if matches!(g.phase(), Phase::Taking { from_decks: false, .. }) {
                         taking += 1;
                     }
+                    let others: u32 = (0..g.seats().len()).filter(|&p| p != mover).map(|p| g.holding(p, company)).sum();
+                    if to_mover && others <= 1 {
+                        scarce += 1;
+                    }
                     let steps = g.legal(&BestRoute);
                     // Buy the emptied company where it can, to reach the takes from players.
                     let step = steps
@@ -493,8 +589,75 @@ mod tests {
             }
         }
         assert!(
-            positions >= 12 && checked >= 40 && taking >= 5,
-            "{positions} positions, {checked} states, {taking} takes from a player"
+            positions >= 24 && checked >= 80 && taking >= 5 && scarce >= 10,
+            "{positions} positions, {checked} states, {taking} takes from a player, {scarce} with at most one share \
+             to be had"
         );
+    }
+
+    /// The most shares of `company` the mover holds at the end of any B) from `g`, by a plain
+    /// search over every step of it.
+    fn most_held(g: &signalbox_engine::express01::game::Game<'_>, mover: usize, company: CompanyId) -> u32 {
+        let mut best = g.holding(mover, company);
+        let mut seen = std::collections::HashSet::new();
+        let mut stack = vec![g.clone()];
+        while let Some(h) = stack.pop() {
+            for step in h.legal(&BestRoute) {
+                let mut k = h.clone();
+                k.play_unchecked(step);
+                best = best.max(k.holding(mover, company));
+                if matches!(k.phase(), Phase::Shares | Phase::Buying { .. } | Phase::Taking { .. })
+                    && seen.insert(fingerprint(&k))
+                {
+                    stack.push(k);
+                }
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn no_purchase_gets_more_shares_than_the_bound_supposes_and_some_get_them_all() {
+        let catalogue = Catalogue::house();
+        let (mut positions, mut all) = (0, 0);
+        for (seed, to_mover) in (1..=6u64).flat_map(|seed| [(seed, false), (seed, true)]) {
+            let map = if seed.is_multiple_of(2) { "usa" } else { "germany" };
+            for (i, setup) in
+                turn_starts(&catalogue, map, seed, 3, Length::Short, Policy::Greedy).into_iter().enumerate()
+            {
+                if i % 5 != (seed % 5) as usize || i < 4 {
+                    continue;
+                }
+                let Some(full) = game_of(&catalogue, setup.clone()) else { continue };
+                let mover = full.mover();
+                // The cheapest company with a station: the hand buys the most of it.
+                let Some(company) = (0..catalogue.companies.len() as u8)
+                    .map(CompanyId)
+                    .filter(|&c| full.stations(c) > 0)
+                    .min_by_key(|&c| full.stations(c))
+                else {
+                    continue;
+                };
+                let shape = Cut { hand: 4, engine: false, mover_shares: true, shares: None };
+                let setup = issue_all(&catalogue, cut(&catalogue, setup, mover, shape), mover, company, to_mover);
+                let Some(mut g) = game_of(&catalogue, setup) else { continue };
+                if !g.legal(&BestRoute).contains(&Step::Pair(Pair::SharesExpand)) {
+                    continue;
+                }
+                g.play_unchecked(Step::Pair(Pair::SharesExpand));
+                positions += 1;
+                let decks = g
+                    .decks()
+                    .iter()
+                    .flat_map(|d| d.cards.iter())
+                    .filter(|&&n| catalogue.card(n).and_then(|c| c.share).is_some_and(|s| s.company == company))
+                    .count() as i32;
+                let supply = decks + share_supply_beyond_decks(&g, mover, company);
+                let got = (most_held(&g, mover, company) - g.holding(mover, company)) as i32;
+                assert!(got <= supply, "seed {seed} turn start {i}: {got} shares bought, supply {supply}");
+                all += i32::from(got == supply);
+            }
+        }
+        assert!(positions >= 12 && all >= 4, "{positions} positions, {all} where every share to be had was bought");
     }
 }

@@ -56,9 +56,9 @@ enum Move {
 #[derive(Clone, PartialEq, Eq, Hash)]
 struct State {
     board: Vec<Placement>,
-    /// Copies of each card number in the decks.
+    /// Copies of each card in the decks (by the card's place in `Ctx::numbers`).
     deck: Vec<u8>,
-    /// Copies of each card number in the hand, not yet named for a payment.
+    /// Copies of each card in the hand, not yet named for a payment.
     hand: Vec<u8>,
     /// Cards in `hand`.
     hand_len: i32,
@@ -86,6 +86,9 @@ struct Ctx<'a, 'c> {
     r: i32,
     st: i32,
     prep: Prep,
+    /// The content's card numbers in order, and each card number's place among them.
+    numbers: Vec<CardNumber>,
+    index: Vec<usize>,
     seen: HashSet<u128>,
     line: Vec<Move>,
     stop: bool,
@@ -96,16 +99,25 @@ struct Ctx<'a, 'c> {
 pub(crate) fn search(g: &Game<'_>, sink: &mut dyn Sink) {
     let mover = g.mover();
     let catalogue = g.catalogue();
+    // Counts of cards are kept by each card's place in number order (card numbers run to 665
+    // with gaps; there are a few hundred cards).
     let size = catalogue.cards().map(|c| usize::from(c.number.0) + 1).max().unwrap_or(0);
-    let mut deck = vec![0u8; size];
+    let mut numbers: Vec<CardNumber> = catalogue.cards().map(|c| c.number).collect();
+    numbers.sort_unstable();
+    numbers.dedup();
+    let mut index = vec![usize::MAX; size];
+    for (i, n) in numbers.iter().enumerate() {
+        index[usize::from(n.0)] = i;
+    }
+    let mut deck = vec![0u8; numbers.len()];
     for d in g.decks() {
         for &n in &d.cards {
-            deck[usize::from(n.0)] += 1;
+            deck[index[usize::from(n.0)]] += 1;
         }
     }
-    let mut hand = vec![0u8; size];
+    let mut hand = vec![0u8; numbers.len()];
     for &n in &g.seats()[mover].hand {
-        hand[usize::from(n.0)] += 1;
+        hand[index[usize::from(n.0)]] += 1;
     }
     let companies = catalogue.companies.len();
     let pile = |k: CardKind| {
@@ -141,6 +153,8 @@ pub(crate) fn search(g: &Game<'_>, sink: &mut dyn Sink) {
         r: pile(CardKind::BaseRoute),
         st: pile(CardKind::BaseStation),
         prep: Prep::new(g, mover),
+        numbers,
+        index,
         seen: HashSet::new(),
         line: Vec::new(),
         stop: false,
@@ -234,7 +248,7 @@ impl Ctx<'_, '_> {
                     {
                         continue;
                     }
-                    let i = usize::from(n.0);
+                    let i = self.index[usize::from(n.0)];
                     let sources: &[bool] = match (s.deck[i] > 0, s.hand[i] > 0 && s.owed > 0) {
                         (true, true) => &[false, true],
                         (true, false) => &[false],
@@ -275,7 +289,7 @@ impl Ctx<'_, '_> {
                                 }
                                 if card.kind == CardKind::Route { 1 } else { 0 }
                             } else {
-                                t.deck[usize::from(old.card.0)] += 1;
+                                t.deck[self.index[usize::from(old.card.0)]] += 1;
                                 2
                             };
                             t.board[cell] = Placement { card: n, turned };
@@ -337,7 +351,7 @@ impl Ctx<'_, '_> {
                 sink.refused();
                 return;
             };
-            named[at] = Some(CardNumber(n as u16));
+            named[at] = Some(self.numbers[n]);
         }
         let mut game = self.g.clone();
         let mut steps = Vec::new();
