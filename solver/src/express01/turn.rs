@@ -18,7 +18,7 @@ use std::time::Instant;
 use signalbox_engine::express01::game::{Action, Budget, Game, Pair, Phase, Referee, Source, Spend, Step};
 use signalbox_engine::express01::position::WestBonus;
 
-use super::turn_bound::expand_upper;
+use super::turn_bound::{PrepCache, expand_upper};
 use super::turn_expand;
 
 /// The evaluation of a state for `player` (A1): their capital less the highest capital of the
@@ -301,14 +301,14 @@ fn best_turns_with<R: Referee + Sync + ?Sized>(
         let upper = match first {
             None => {
                 s.visit(start, referee);
-                upper(start, mover)
+                upper(start, mover, &mut s.preps)
             }
             Some(step) => {
                 let mut h = start.clone();
                 h.play_unchecked(step);
                 s.line.push(step);
                 s.visit(&h, referee);
-                upper(&h, mover)
+                upper(&h, mover, &mut s.preps)
             }
         };
         Part { found: s.found, stopped: s.stopped, nodes: s.nodes, refused: s.refused, upper, unseen: s.unseen }
@@ -367,6 +367,8 @@ struct Search {
     floor: Option<i32>,
     /// The highest bound (A2) at a draw of a card nobody has seen (T3).
     unseen: Option<i32>,
+    /// What the bound reads of the other players' hands, kept while they do not change.
+    preps: PrepCache,
 }
 
 impl Search {
@@ -384,6 +386,7 @@ impl Search {
             refused: 0,
             floor,
             unseen: None,
+            preps: PrepCache::default(),
         }
     }
 
@@ -416,7 +419,7 @@ impl Search {
             return;
         }
         if let Some(t) = self.threshold()
-            && upper(g, self.mover) <= t
+            && upper(g, self.mover, &mut self.preps) <= t
         {
             return;
         }
@@ -433,7 +436,7 @@ impl Search {
             if g.draws_unseen(step) {
                 // The West's card from a face-down top: searched with the card in number order;
                 // the bound here holds whatever card comes (T3).
-                let b = upper(g, self.mover);
+                let b = upper(g, self.mover, &mut self.preps);
                 self.unseen = Some(self.unseen.map_or(b, |u| u.max(b)));
             }
             let mut h = g.clone();
@@ -513,14 +516,14 @@ fn choices(g: &Game<'_>, referee: &dyn Referee) -> Vec<Step> {
 }
 
 /// An upper bound on the evaluation any continuation of the turn from `g` reaches (A2, A6).
-fn upper(g: &Game<'_>, mover: usize) -> i32 {
+fn upper(g: &Game<'_>, mover: usize, preps: &mut PrepCache) -> i32 {
     match (g.pair(), g.phase()) {
         (Some(Pair::SharesExpand), Phase::Shares | Phase::Buying { .. } | Phase::Taking { .. }) => {
-            expand_upper(g, mover, true)
+            expand_upper(g, mover, true, preps)
         }
-        (Some(Pair::SharesExpand | Pair::ExpandShares), Phase::Expand { .. }) => expand_upper(g, mover, false),
+        (Some(Pair::SharesExpand | Pair::ExpandShares), Phase::Expand { .. }) => expand_upper(g, mover, false, preps),
         // Before the pair: building (either order, A4 and A7) or a bonus payment.
-        (None, _) => expand_upper(g, mover, true).max(evaluation(g, mover) + bonus_gain(g, mover)),
+        (None, _) => expand_upper(g, mover, true, preps).max(evaluation(g, mover) + bonus_gain(g, mover)),
         _ => evaluation(g, mover) + bonus_gain(g, mover),
     }
 }

@@ -110,7 +110,7 @@ impl<'a, 'c> View<'a, 'c> {
 /// An upper bound on the evaluation at the end of the turn, for a state in which the mover can
 /// still build and no bonus payment can come (A6). `shares_ahead`: the state is in the B) that
 /// comes before A).
-pub(crate) fn expand_upper(g: &Game<'_>, mover: usize, shares_ahead: bool) -> i32 {
+pub(crate) fn expand_upper(g: &Game<'_>, mover: usize, shares_ahead: bool, preps: &mut PrepCache) -> i32 {
     let view = View::of(g, mover);
     let pending = match g.phase() {
         Phase::Buying { company, .. } | Phase::Taking { company, .. } => g.stations(*company) as i32,
@@ -124,7 +124,40 @@ pub(crate) fn expand_upper(g: &Game<'_>, mover: usize, shares_ahead: bool) -> i3
         _ => 0,
     };
     let engine_take = i32::from((view.engine && shares_ahead) || engine_part > 0);
-    bound(&view, &Prep::new(g, mover), mover, shares_ahead) + pending + engine_take
+    bound(&view, preps.get(g, mover), mover, shares_ahead) + pending + engine_take
+}
+
+/// The last [`Prep`] computed in a search, with what it was computed from: the other players'
+/// hands and the share cards in the decks. Within one turn these change only when a share is
+/// bought, so most states reuse it.
+#[derive(Default)]
+pub(crate) struct PrepCache {
+    key: u128,
+    prep: Option<Prep>,
+}
+
+impl PrepCache {
+    /// The [`Prep`] of `g` for `mover`, computed again only when what it reads has changed
+    /// (`g` is always a state of the same game: the same content and map).
+    pub(crate) fn get(&mut self, g: &Game<'_>, mover: usize) -> &Prep {
+        let catalogue = g.catalogue();
+        let mut shares = vec![0u32; catalogue.companies.len()];
+        for n in g.decks().iter().flat_map(|d| d.cards.iter()) {
+            if let Some(share) = catalogue.card(*n).and_then(|c| c.share)
+                && let Some(count) = shares.get_mut(usize::from(share.company.0))
+            {
+                *count += 1;
+            }
+        }
+        let hands: Vec<&[CardNumber]> =
+            g.seats().iter().enumerate().filter(|&(p, _)| p != mover).map(|(_, s)| s.hand.as_slice()).collect();
+        let key = super::turn::hash128(&(mover, hands, shares));
+        if self.key != key {
+            self.key = key;
+            self.prep = None;
+        }
+        self.prep.get_or_insert_with(|| Prep::new(g, mover))
+    }
 }
 
 /// The rise of the mover's own capital (not the margin) that the rest of an A) to come can
@@ -563,7 +596,7 @@ mod tests {
                 // A random walk through the B): the bound holds at every state of it.
                 while matches!(g.phase(), Phase::Shares | Phase::Buying { .. } | Phase::Taking { .. }) {
                     let exact = naive_best(&g, &BestRoute).expect("a turn ends");
-                    let bound = expand_upper(&g, mover, true);
+                    let bound = expand_upper(&g, mover, true, &mut super::PrepCache::default());
                     assert!(
                         bound >= exact,
                         "seed {seed} turn start {i}: bound {bound} under {exact} at {:?}",
