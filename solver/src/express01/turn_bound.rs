@@ -319,14 +319,14 @@ fn bound_for(v: &View<'_, '_>, prep: &Prep, mover: usize, shares_ahead: bool, ow
     let nk = kinds.len();
     let mut cells_at = vec![0i32; reach];
     let mut n_at = vec![0i32; reach * nk];
-    for c in 0..board.len() {
-        if !at_base(c) || distance[c] >= FAR || prep.takes[c].is_empty() {
+    for (c, (&d, takes)) in distance.iter().zip(&prep.takes).enumerate() {
+        if !at_base(c) || d >= FAR || takes.is_empty() {
             continue;
         }
-        let d = distance[c] as usize;
+        let d = d as usize;
         if d < reach {
             cells_at[d] += 1;
-            for &q in &prep.takes[c] {
+            for &q in takes {
                 n_at[d * nk + q] += 1;
             }
         }
