@@ -140,15 +140,7 @@ impl PrepCache {
     /// The [`Prep`] of `g` for `mover`, computed again only when what it reads has changed
     /// (`g` is always a state of the same game: the same content and map).
     pub(crate) fn get(&mut self, g: &Game<'_>, mover: usize) -> &Prep {
-        let catalogue = g.catalogue();
-        let mut shares = vec![0u32; catalogue.companies.len()];
-        for n in g.decks().iter().flat_map(|d| d.cards.iter()) {
-            if let Some(share) = catalogue.card(*n).and_then(|c| c.share)
-                && let Some(count) = shares.get_mut(usize::from(share.company.0))
-            {
-                *count += 1;
-            }
-        }
+        let shares = share_cards(g, g.decks().iter().flat_map(|d| d.cards.iter()));
         let hands: Vec<&[CardNumber]> =
             g.seats().iter().enumerate().filter(|&(p, _)| p != mover).map(|(_, s)| s.hand.as_slice()).collect();
         let key = super::turn::hash128(&(mover, hands, shares));
@@ -177,7 +169,7 @@ pub(crate) struct Prep {
     takes: Vec<Vec<usize>>,
     /// Every company a kind of station card lists.
     companies: Vec<CompanyId>,
-    /// The share cards of each of `companies` in the decks.
+    /// The share cards of each company in the decks (by company number).
     in_decks: Vec<i32>,
 }
 
@@ -235,16 +227,7 @@ impl Prep {
             out.dedup();
             out
         };
-        let in_decks = companies
-            .iter()
-            .map(|&company| {
-                g.decks()
-                    .iter()
-                    .flat_map(|d| d.cards.iter())
-                    .filter(|&&n| catalogue.card(n).and_then(|c| c.share).is_some_and(|s| s.company == company))
-                    .count() as i32
-            })
-            .collect();
+        let in_decks = share_cards(g, g.decks().iter().flat_map(|d| d.cards.iter()));
         Prep { kinds, takes, companies, in_decks }
     }
 }
@@ -287,15 +270,12 @@ fn bound_for(v: &View<'_, '_>, prep: &Prep, mover: usize, shares_ahead: bool, ow
         _ => None,
     };
     let companies = &prep.companies;
-    let decks_of = &prep.in_decks;
+    let in_decks = |company: CompanyId| prep.in_decks.get(usize::from(company.0)).copied().unwrap_or(0);
     // Shares of `company` that `s` cards spent in the B) before A) can buy (each costs the
     // company's stations, at least 1), with the purchase under way.
     // No more than there are share cards to take: those in the decks, those in the mover's
     // hand (paid, a card goes on its deck, from where it can be taken) and the other players'.
-    let supply = |company: CompanyId| -> i32 {
-        let decks = companies.iter().position(|&c| c == company).map_or(0, |i| decks_of[i]);
-        decks + share_supply_beyond_decks(g, mover, company)
-    };
+    let supply = |company: CompanyId| -> i32 { in_decks(company) + share_supply_beyond_decks(g, mover, company) };
     let bought = |company: CompanyId, s: i32| -> i32 {
         let price = g.stations(company) as i32;
         let under_way = i32::from(pending == Some(company));
@@ -306,16 +286,14 @@ fn bound_for(v: &View<'_, '_>, prep: &Prep, mover: usize, shares_ahead: bool, ow
     let taken = |company: CompanyId, s: i32| -> i32 {
         let price = g.stations(company) as i32;
         let more = if shares_ahead && price > 0 { s / price } else { 0 };
-        let deck = companies.iter().position(|&c| c == company).map_or(0, |i| decks_of[i]);
-        (more - deck).max(0) + i32::from(pending == Some(company))
+        (more - in_decks(company)).max(0) + i32::from(pending == Some(company))
     };
     let kinds = &prep.kinds;
-    let units_all = units;
     // For every distance `t` a plan's route builds can reach: the station bases within it, and
     // for each kind how many of them list it, at most the kind's capacity (the entries of the
     // bound below: the best `k` entries bound any `k` of a plan's stations, each base counted
     // for every kind it lists, which only raises the bound).
-    let reach = (2 * units_all + 3).max(1) as usize;
+    let reach = (2 * units + 3).max(1) as usize;
     let nk = kinds.len();
     let mut cells_at = vec![0i32; reach];
     let mut n_at = vec![0i32; reach * nk];
@@ -430,14 +408,22 @@ fn bound_for(v: &View<'_, '_>, prep: &Prep, mover: usize, shares_ahead: bool, ow
 /// decks: the share cards in the mover's hand (paid for a share, a card goes on its deck, from
 /// where it can be taken) and the other players' shares (rulebook, "Acquire Shares").
 pub(crate) fn share_supply_beyond_decks(g: &Game<'_>, mover: usize, company: CompanyId) -> i32 {
-    let catalogue = g.catalogue();
-    let hand = g.seats()[mover]
-        .hand
-        .iter()
-        .filter(|&&n| catalogue.card(n).and_then(|c| c.share).is_some_and(|s| s.company == company))
-        .count() as i32;
+    let hand = share_cards(g, &g.seats()[mover].hand).get(usize::from(company.0)).copied().unwrap_or(0);
     let others: i32 = (0..g.seats().len()).filter(|&q| q != mover).map(|q| g.holding(q, company) as i32).sum();
     hand + others
+}
+
+/// How many of `cards` are shares of each company (by company number): route cards showing its
+/// engine (rulebook, "Acquire Shares").
+fn share_cards<'a>(g: &Game<'_>, cards: impl IntoIterator<Item = &'a CardNumber>) -> Vec<i32> {
+    let catalogue = g.catalogue();
+    let mut counts = vec![0; catalogue.companies.len()];
+    for share in cards.into_iter().filter_map(|&n| catalogue.card(n).and_then(|c| c.share)) {
+        if let Some(count) = counts.get_mut(usize::from(share.company.0)) {
+            *count += 1;
+        }
+    }
+    counts
 }
 
 /// For each cell still at its base card, the fewest route builds before it can be built (A6):
