@@ -2,6 +2,9 @@
 //! programs (`--method program`) against the brute-force enumerator of every canonical plan, on
 //! positions with growing numbers of plans, in the same run.
 //!
+//! Group `ce_bound/{search,uncut}/<case>`: the regression positions, the search with its bound
+//! against the search without it ([`bench_bound`]).
+//!
 //! Group `ce_full/program/<case>`: late positions ([`FULL`], a board of 20 tiles or more), the
 //! program alone, for the full-board target.
 //!
@@ -26,9 +29,12 @@ use serde_json::json;
 use signalbox_engine::cube_express::catalogue::Content;
 use signalbox_engine::cube_express::game::Game;
 use signalbox_engine::cube_express::options::Options;
+use signalbox_engine::cube_express::position::read_position;
 use signalbox_solver::cube_express::enumerate::{Limits, enumerate};
 use signalbox_solver::cube_express::lp::Backend;
 use signalbox_solver::cube_express::plan::{Method, PlanOptions, plan_turn};
+use signalbox_solver::cube_express::search::{best_turn, best_turn_uncut};
+use signalbox_solver::cube_express::value::Weights;
 
 #[path = "support/criterion_dir.rs"]
 mod criterion_dir;
@@ -188,5 +194,41 @@ fn bench_mid(c: &mut Criterion) {
     group.finish();
 }
 
-criterion::criterion_group!(benches, bench, bench_mid);
+/// The regression positions whose search was slow or wrong, for group `ce_bound`.
+const REGRESSIONS: [&str; 4] =
+    ["two-locomotives-built", "slow-near-stock-max", "slow-heavy-mid-game", "backend-failure"];
+
+/// Group `ce_bound/{search,uncut}/<case>`: the best-turn search with the bound of ruling S3
+/// ("Lines that cannot beat the best") against the same search without it
+/// (`search::best_turn_uncut`), on the regression positions, in the same run. Before timing, both
+/// must give the same value and the same plan.
+fn bench_bound(c: &mut Criterion) {
+    let content = Arc::new(Content::house());
+    let mut group = c.benchmark_group("ce_bound");
+    group.sample_size(10).sampling_mode(SamplingMode::Flat).warm_up_time(Duration::from_millis(200));
+    let weights = Weights::default();
+    for name in REGRESSIONS {
+        let path = format!("{}/tests/fixtures/cube_express/regressions/{name}.json", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).expect("the regression position");
+        let game = read_position(content.clone(), &path, &text).expect("the regression position reads");
+        let cut = best_turn(&game, &weights, None).expect("a plan");
+        let uncut = best_turn_uncut(&game, &weights).expect("a plan");
+        assert_eq!((cut.value, &cut.actions), (uncut.value, &uncut.actions), "{name}: the bound changed the answer");
+        write_group_answer(
+            "ce_bound",
+            "search",
+            name,
+            json!({ "value": cut.value, "proven": cut.proven(), "positions": cut.positions, "uncut": uncut.positions }),
+        );
+        group.bench_with_input(BenchmarkId::new("search", name), &game, |b, g| {
+            b.iter(|| black_box(best_turn(g, &weights, None).map(|f| f.value)))
+        });
+        group.bench_with_input(BenchmarkId::new("uncut", name), &game, |b, g| {
+            b.iter(|| black_box(best_turn_uncut(g, &weights).map(|f| f.value)))
+        });
+    }
+    group.finish();
+}
+
+criterion::criterion_group!(benches, bench, bench_mid, bench_bound);
 criterion::criterion_main!(benches);

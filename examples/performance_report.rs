@@ -1005,6 +1005,7 @@ fn cube_express_section(w: &mut String, dir: &Path) {
             );
         }
     }
+    cube_express_bound_section(w, dir);
     let _ = writeln!(
         w,
         "\n`cube-express solo --seed 1`, timed by hand on this machine's two cores: `--turns 3` proven (25) in \
@@ -1083,6 +1084,57 @@ fn pair_row(w: &mut String, label: &str, fast: Option<&Case>, slow: Option<&Case
         _ => "–".into(),
     };
     let _ = writeln!(w, "| {label} | {} | {} | {ratio} |", time_cell(fast), time_cell(slow));
+}
+
+/// The Cube Express regression positions: the search with its bound against the search without
+/// it, from group `ce_bound` of `benches/cube_express_plan.rs`.
+fn cube_express_bound_section(w: &mut String, dir: &Path) {
+    let bound = load_functions(dir, "ce_bound", &["search", "uncut"]);
+    let Some(cut) = bound.get("search") else {
+        let _ = writeln!(w, "\nThe regression positions (group `ce_bound`): not measured in this run.");
+        return;
+    };
+    let _ = writeln!(
+        w,
+        "\n### The regression positions: the bound against the search without it\n\nThe best-turn search with \
+         the bound of ruling S3 (\"Lines that cannot beat the best\") against the same search without it \
+         (`best_turn_uncut`), on the positions under `tests/fixtures/cube_express/regressions/` that were slow or \
+         wrong; before timing, both give the same value and the same plan. Two threads.\n"
+    );
+    let _ = writeln!(
+        w,
+        "| position | value | positions searched | without the bound | search | without the bound | ratio |"
+    );
+    let _ = writeln!(w, "|---|---:|---:|---:|---:|---:|---:|");
+    let mut longest: Option<f64> = None;
+    for (id, case) in cut {
+        let n = |k: &str| case.u64(k).map_or_else(|| "–".into(), |v| v.to_string());
+        let slow = bound.get("uncut").and_then(|u| u.get(id));
+        let ratio = match (case.time, slow.and_then(|c| c.time)) {
+            (Some(f), Some(s)) => fmt_ratio(s.median / f.median),
+            _ => "–".into(),
+        };
+        let _ = writeln!(
+            w,
+            "| {id}.json | {} | {} | {} | {} | {} | {ratio} |",
+            n("value"),
+            n("positions"),
+            n("uncut"),
+            time_cell(Some(case)),
+            time_cell(slow)
+        );
+        if let Some(t) = case.time {
+            longest = Some(longest.map_or(t.median, |l: f64| l.max(t.median)));
+        }
+    }
+    if let Some(t) = longest {
+        let _ = writeln!(
+            w,
+            "\nTarget: each regression position under 1 s: **{}** (longest {}).",
+            if t < 1e9 { "met" } else { "missed" },
+            fmt_time(t)
+        );
+    }
 }
 
 /// The Railways Express roll and odds section, from `benches/railways_roll.rs`.

@@ -17,7 +17,7 @@ use signalbox_engine::cube_express::options::Options;
 use signalbox_engine::cube_express::position::read_position;
 use signalbox_solver::cube_express::naive;
 use signalbox_solver::cube_express::plan::{Method, PlanOptions, certify, plan_turn};
-use signalbox_solver::cube_express::search::best_turn;
+use signalbox_solver::cube_express::search::{best_turn, best_turn_uncut};
 use signalbox_solver::cube_express::value::Weights;
 
 #[path = "support/positions.rs"]
@@ -202,12 +202,22 @@ impl Tally {
     }
 }
 
+/// The weights random position number `index` is valued by, in turn: the default, points alone
+/// (the solitaire's last turn), and resources and the locomotive worth more.
+fn weights_of(index: u64) -> Weights {
+    match index % 3 {
+        0 => Weights::default(),
+        1 => Weights { resource: 0, facility: 0, locomotive: 0, technology: 0 },
+        _ => Weights { resource: 2, facility: 1, locomotive: 7, technology: 3 },
+    }
+}
+
 /// One random position: whether the naive reference finished, and then the comparison; and the
 /// position's kinds.
 fn check(content: &Arc<Content>, index: u64, shake: Shake, limit: u64) -> (bool, Kinds) {
     let game = position(content, index, shake);
     let kinds = Kinds::of(&game);
-    let weights = Weights::default();
+    let weights = weights_of(index);
     let reference = naive::best_turn(&game, &weights, &naive::Limits { positions: Some(limit), lay: None });
     if !reference.complete {
         return (false, kinds);
@@ -254,6 +264,38 @@ fn the_search_matches_the_naive_reference_on_120_random_positions() {
 #[ignore = "heavy: about 4 minutes on 2 cores"]
 fn the_search_matches_the_naive_reference_on_500_random_positions() {
     compare(500);
+}
+
+/// The bound cuts no line that matters: on random positions larger than the naive reference can
+/// take, valued by each weight set in turn, the search with its cuts and the search without give
+/// the same value and the same plan, and the cuts leave fewer positions to search.
+#[test]
+fn the_bound_changes_no_answer_on_48_random_positions() {
+    let content = content();
+    let shake = Shake { turns: 4, resources: 4, lays: 1, plans: 0, narrowed: true };
+    let results: Vec<(Kinds, u64, u64)> = (20_000..20_048u64)
+        .into_par_iter()
+        .map(|i| {
+            let game = position(&content, i, shake);
+            let weights = weights_of(i);
+            let cut = best_turn(&game, &weights, None).expect("a plan");
+            let uncut = best_turn_uncut(&game, &weights).expect("a plan");
+            let context = format!("position {i}: {}", serde_json::to_string(&game.state()).unwrap_or_default());
+            assert!(cut.proven() && uncut.proven(), "{context}");
+            assert_eq!(cut.value, uncut.value, "{context}\ncut {:?}\nuncut {:?}", cut.actions, uncut.actions);
+            assert_eq!(cut.actions, uncut.actions, "{context}: another plan of the same value");
+            (Kinds::of(&game), cut.positions, uncut.positions)
+        })
+        .collect();
+    let mut tally = Tally::default();
+    for &(k, _, _) in &results {
+        tally.add(true, k);
+    }
+    tally.require(10, true);
+    let cut: u64 = results.iter().map(|r| r.1).sum();
+    let uncut: u64 = results.iter().map(|r| r.2).sum();
+    eprintln!("positions searched: {cut} with cuts, {uncut} without");
+    assert!(cut < uncut, "the bound cut nothing: {cut} positions with cuts, {uncut} without");
 }
 
 /// The search and the integer programs on one random position, larger than the naive

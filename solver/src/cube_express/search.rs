@@ -39,6 +39,9 @@ use signalbox_engine::cube_express::resource::{Conversion, Resource, Resources};
 use signalbox_engine::grid::square::Cell;
 
 use super::model::distances;
+use bound::Bound;
+
+mod bound;
 use super::value::{Weights, objective_weights, value};
 
 const NONE: u8 = u8::MAX;
@@ -171,6 +174,15 @@ impl std::hash::Hash for State {
     }
 }
 
+impl State {
+    /// The most coal the player could spend before the next pickup: coal held, and what
+    /// conversions could make (2 iron into 1 wood, 2 wood into 1 coal).
+    fn coal_possible(&self) -> u16 {
+        let [coal, wood, iron] = self.store.map(u16::from);
+        coal + (wood + iron / 2) / 2
+    }
+}
+
 /// A factory as the search sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Factory {
@@ -218,8 +230,10 @@ struct Rules {
     market: Option<Vec<u8>>,
 }
 
-/// The memo of one network: each position's best value from there and the step that reaches it.
-type Memo = FxHashMap<State, (i32, Step)>;
+/// The memo of one network: each position's best value from there and the step that reaches it,
+/// or, where the search cut every line that could not beat a floor, a value at most that floor
+/// that bounds the best (`false`: not exact).
+type Memo = FxHashMap<State, (i32, Step, bool)>;
 
 /// Why the search stopped early.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -228,6 +242,8 @@ pub struct Stopped;
 struct Searcher<'a> {
     net: &'a Network,
     rules: &'a Rules,
+    /// What the rest of the turn can still bring, for cutting lines (`None`: nothing is cut).
+    bound: Option<&'a mut Bound>,
     memo: Memo,
     deadline: Option<Instant>,
     stop: &'a AtomicBool,
@@ -314,6 +330,7 @@ impl<'a> Searcher<'a> {
         Searcher {
             net,
             rules,
+            bound: None,
             memo: Memo::default(),
             deadline,
             stop,
@@ -604,10 +621,17 @@ impl Searcher<'_> {
     /// Every step to search from `s`, in a fixed order.
     fn steps(&self, s: &State, out: &mut Vec<Step>) {
         out.clear();
+        // Steps [`Searcher::apply`] would refuse at once are left out here (the order of the
+        // rest is kept).
         for k in 0..4 {
-            out.push(Step::Convert(k));
+            let (from, _, _) = Conversion::ALL[usize::from(k)].recipe();
+            if s.store[ri(from)] >= 2 {
+                out.push(Step::Convert(k));
+            }
         }
-        out.push(Step::Sell);
+        if s.stock[self.rules.seat] > 0 && s.reserve > 0 {
+            out.push(Step::Sell);
+        }
         if s.stage == 1 {
             if self.complete {
                 let excess = s.store.iter().sum::<u8>().saturating_sub(self.net.tech);
@@ -624,26 +648,34 @@ impl Searcher<'_> {
             }
             return;
         }
-        if self.quick {
-            out.truncate(if s.current == NONE && s.entry == 0 { 5 } else { 0 });
+        if self.quick && !(s.current == NONE && s.entry == 0) {
+            out.clear();
         }
-        out.push(Step::Coal);
-        if s.loco[1] == NONE && !self.quick {
+        if s.store[0] > 0 {
+            out.push(Step::Coal);
+        }
+        if s.loco[1] == NONE && !self.quick && s.store[0] > 0 && s.store[2] > 0 {
             for (i, site) in self.net.sites.iter().enumerate() {
                 if site.station {
                     out.push(Step::Build(i as u8));
                 }
             }
         }
-        if s.entry & ENTERED != 0 {
-            out.push(Step::Pickup);
-            out.push(Step::Passenger);
-            out.push(Step::Deliver(None));
-            for c in 0..COLUMNS as u8 {
-                out.push(Step::Deliver(Some(c)));
+        if let Some(site) = self.here(s) {
+            if site.production.is_some() && s.entry & PICKED == 0 && s.reserve > 0 {
+                out.push(Step::Pickup);
+            }
+            if site.city.is_some() && s.entry & PASSENGER == 0 && s.reserve > 0 {
+                out.push(Step::Passenger);
+            }
+            if site.factory.is_some() && s.entry & DELIVERED == 0 {
+                out.push(Step::Deliver(None));
+                for c in 0..COLUMNS as u8 {
+                    out.push(Step::Deliver(Some(c)));
+                }
             }
         }
-        let extra = self.coal_possible(s);
+        let extra = s.coal_possible();
         for l in 0..2u8 {
             let at = s.loco[usize::from(l)];
             if at == NONE || at == PARKED {
@@ -668,13 +700,6 @@ impl Searcher<'_> {
                 }
             }
         }
-    }
-
-    /// The most coal the player could spend before the next pickup: coal held, and what
-    /// conversions could make (2 iron into 1 wood, 2 wood into 1 coal).
-    fn coal_possible(&self, s: &State) -> u16 {
-        let [coal, wood, iron] = s.store.map(u16::from);
-        coal + (wood + iron / 2) / 2
     }
 
     /// Whether event `e` after trade `t` (from `p`, the position before it, to `s`) may be left
@@ -722,13 +747,27 @@ impl Searcher<'_> {
         Ok(())
     }
 
-    /// The best value from `s` to the end of the turn.
-    fn solve(&mut self, s: &State) -> Result<i32, Stopped> {
+    /// The best value from `s` to the end of the turn, exact (`true`) when it is above `floor`;
+    /// otherwise possibly only a bound on it, at most `floor` (`false`). Lines that cannot beat
+    /// `floor` or the best line already found from `s` are cut by the bound (ruling S3, "Lines
+    /// that cannot beat the best"); with `floor` at `i32::MIN` the value is always exact. The
+    /// first best step is the one the search without cuts would choose: a step is cut only when
+    /// it cannot beat a better or equal line found before it.
+    fn solve(&mut self, s: &State, floor: i32) -> Result<(i32, bool), Stopped> {
         if s.stage == 2 {
-            return Ok(0);
+            return Ok((0, true));
         }
-        if let Some(&(v, _)) = self.memo.get(s) {
-            return Ok(v);
+        if let Some(&(v, _, exact)) = self.memo.get(s)
+            && (exact || v <= floor)
+        {
+            return Ok((v, exact));
+        }
+        // A position whose bound cannot beat the floor is cut (not counted, not kept).
+        if let Some(bound) = self.bound.as_deref_mut() {
+            let most = bound.of(s, s.coal_possible());
+            if most <= floor {
+                return Ok((most, false));
+            }
         }
         self.nodes += 1;
         if self.nodes.is_multiple_of(4096) {
@@ -737,19 +776,28 @@ impl Searcher<'_> {
         let mut steps = self.buffers.pop().unwrap_or_default();
         self.successors(s, &mut steps);
         let mut best = (DEAD, Step::End);
+        // The most any cut line could reach, if a line was cut.
+        let mut cut: Option<i32> = None;
         for &(step, next, gain) in &steps {
-            let rest = self.solve(&next)?;
+            let target = floor.max(best.0);
+            let (rest, exact) = self.solve(&next, target.saturating_sub(gain))?;
             if rest == DEAD {
                 continue;
             }
             let v = gain + rest;
-            if v > best.0 {
+            if !exact {
+                cut = cut.max(Some(v));
+            } else if v > best.0 {
                 best = (v, step);
             }
         }
         self.buffers.push(steps);
-        self.memo.insert(*s, best);
-        Ok(best.0)
+        let (value, exact) = match cut {
+            Some(cut) if best.0 <= floor => (best.0.max(cut), false),
+            _ => (best.0, true),
+        };
+        self.memo.insert(*s, (value, best.1, exact));
+        Ok((value, exact))
     }
 }
 
@@ -896,7 +944,7 @@ impl Searcher<'_> {
         let mut out = Vec::new();
         let mut at = *s;
         while at.stage != 2 {
-            let Some(&(_, step)) = self.memo.get(&at) else { break };
+            let Some(&(_, step, _)) = self.memo.get(&at) else { break };
             let Some((next, _)) = self.apply(&at, step) else { break };
             out.push(step);
             at = next;
@@ -1083,6 +1131,18 @@ fn starts(game: &Game) -> Vec<(Vec<Action>, Game)> {
 /// stopping at `deadline` if given (then the best plan found and an upper bound). The same
 /// answer on any number of threads: the best value, for the first start among equals.
 pub fn best_turn(game: &Game, weights: &Weights, deadline: Option<Instant>) -> Option<Found> {
+    search_turn(game, weights, deadline, true)
+}
+
+/// The best turn by the same search as [`best_turn`] with no line cut by the bound of ruling S3
+/// ("Lines that cannot beat the best"): the same value and the same plan, searched over every
+/// position; the baseline the bound is measured and tested against.
+pub fn best_turn_uncut(game: &Game, weights: &Weights) -> Option<Found> {
+    search_turn(game, weights, None, false)
+}
+
+/// [`best_turn`], cutting lines by the bound when `cut`.
+fn search_turn(game: &Game, weights: &Weights, deadline: Option<Instant>, cut: bool) -> Option<Found> {
     use rayon::prelude::*;
     if game.is_over() || game.phase() != Phase::Lay {
         return None;
@@ -1099,37 +1159,68 @@ pub fn best_turn(game: &Game, weights: &Weights, deadline: Option<Instant>) -> O
         })
         .collect();
     let groups = by_network(prepared);
+    let mut bounds: Vec<Bound> = groups.par_iter().map(|(net, _)| Bound::new(net, &rules)).collect();
+    // The most each network's starts can reach.
+    let roots: Vec<i32> = groups
+        .iter()
+        .zip(&mut bounds)
+        .map(|((net, members), bound)| {
+            members.iter().map(|(_, m)| m.value.saturating_add(start_bound(net, &rules, bound, &m.state))).max()
+        })
+        .map(|b| b.unwrap_or(DEAD))
+        .collect();
+    // Each network's bound, taken by the one worker that searches it.
+    let bounds: Vec<std::sync::Mutex<Bound>> = bounds.into_iter().map(std::sync::Mutex::new).collect();
     let stop = AtomicBool::new(false);
     let positions = AtomicU64::new(0);
-    // Each network's best: (value, start index, actions), or None if stopped.
-    let run = |quick: bool| -> Vec<Option<(i32, usize, Vec<Action>)>> {
-        groups
+    // The networks `which`, each searched for a turn worth more than `floor`: its best (value,
+    // start index, actions), None if it has none, or Stopped.
+    let run = |quick: bool, which: &[usize], floor: i32| -> Vec<(usize, Searched)> {
+        which
             .par_iter()
-            .map_init(Memo::default, |memo, (net, members)| {
+            .map_init(Memo::default, |memo, &g| {
+                let (net, members) = &groups[g];
+                let mut bound = bounds[g].lock().unwrap_or_else(std::sync::PoisonError::into_inner);
                 // Each worker keeps its memo's room from one network to the next.
                 memo.clear();
-                let mut searcher =
-                    Searcher { memo: std::mem::take(memo), quick, ..Searcher::new(net, &rules, &stop, deadline) };
-                let result = search_network(&mut searcher, members, &positions);
+                let mut searcher = Searcher {
+                    memo: std::mem::take(memo),
+                    quick,
+                    bound: cut.then_some(&mut *bound),
+                    ..Searcher::new(net, &rules, &stop, deadline)
+                };
+                let result = search_network(&mut searcher, members, floor, &positions);
                 *memo = std::mem::take(&mut searcher.memo);
-                result
+                (g, result)
             })
             .collect()
     };
+    // The networks that may reach the most are searched first, with nothing to beat; the others
+    // then need to reach as much as the best of those (a fixed number, so that the positions
+    // searched do not depend on the number of threads).
+    let mut order: Vec<usize> = (0..groups.len()).collect();
+    order.sort_by_key(|&g| (std::cmp::Reverse(roots[g]), g));
+    let (first, others) = order.split_at(FIRST_SEARCHED.min(order.len()));
     // Under a deadline, a quick pass first, so that a plan is at hand when the full search is
     // stopped.
-    let quick: Vec<(i32, usize, Vec<Action>)> =
-        if deadline.is_some() { run(true).into_iter().flatten().collect() } else { Vec::new() };
-    let results = run(false);
-    let finished = results.iter().filter(|r| r.is_some()).count();
-    // Networks not searched to the end are bounded by their starts' crude bounds.
-    let unfinished = groups
-        .iter()
-        .zip(&results)
-        .filter(|(_, r)| r.is_none())
-        .flat_map(|((net, members), _)| members.iter().map(|(_, m)| m.value + crude_bound(net, &rules, &m.state)))
-        .max();
-    let best = results.iter().flatten().chain(&quick).fold(None::<&(i32, usize, Vec<Action>)>, |b, r| match b {
+    let quick: Vec<(i32, usize, Vec<Action>)> = if deadline.is_some() {
+        run(true, &order, i32::MIN).into_iter().filter_map(|(_, r)| r.ok().flatten()).collect()
+    } else {
+        Vec::new()
+    };
+    let mut results: Vec<Searched> = (0..groups.len()).map(|_| Ok(None)).collect();
+    for (g, r) in run(false, first, i32::MIN) {
+        results[g] = r;
+    }
+    let floor = results.iter().filter_map(|r| r.as_ref().ok().and_then(|b| b.as_ref().map(|b| b.0))).max();
+    for (g, r) in run(false, others, floor.map_or(i32::MIN, |f| f - 1)) {
+        results[g] = r;
+    }
+    let finished = results.iter().filter(|r| r.is_ok()).count();
+    // Networks not searched to the end are bounded by their starts' bounds.
+    let unfinished = results.iter().zip(&roots).filter(|(r, _)| r.is_err()).map(|(_, &b)| b).max();
+    let results: Vec<(i32, usize, Vec<Action>)> = results.into_iter().filter_map(|r| r.ok().flatten()).collect();
+    let best = results.iter().chain(&quick).fold(None::<&(i32, usize, Vec<Action>)>, |b, r| match b {
         Some(b) if b.0 > r.0 || (b.0 == r.0 && b.1 < r.1) => Some(b),
         _ => Some(r),
     });
@@ -1203,10 +1294,15 @@ pub fn best_by_start(game: &Game, weights: &Weights) -> (Vec<StartBest>, u64) {
     let mut memo = Memo::default();
     for (net, members) in by_network(prepared) {
         memo.clear();
-        let mut searcher = Searcher { memo: std::mem::take(&mut memo), ..Searcher::new(&net, &rules, &stop, None) };
+        let mut bound = Bound::new(&net, &rules);
+        let mut searcher = Searcher {
+            memo: std::mem::take(&mut memo),
+            bound: Some(&mut bound),
+            ..Searcher::new(&net, &rules, &stop, None)
+        };
         for (i, start) in &members {
-            // Without a deadline nothing stops the search.
-            let Ok(v) = searcher.solve(&start.state) else { continue };
+            // Without a deadline nothing stops the search; with no floor every value is exact.
+            let Ok((v, _)) = searcher.solve(&start.state, i32::MIN) else { continue };
             if v == DEAD {
                 continue;
             }
@@ -1221,31 +1317,56 @@ pub fn best_by_start(game: &Game, weights: &Weights) -> (Vec<StartBest>, u64) {
     (found.into_iter().flatten().collect(), positions)
 }
 
-/// The best of a network's starts: its value, its start's index and its actions; `None` when
-/// the deadline stopped the search.
+/// How many networks are searched before the others, with nothing to beat.
+const FIRST_SEARCHED: usize = 2;
+
+/// What the search of a network found: its best turn worth more than the floor asked for (its
+/// value, its start's index and its actions), `None` when it has none, or `Stopped` by the
+/// deadline.
+type Searched = Result<Option<(i32, usize, Vec<Action>)>, Stopped>;
+
+/// The most a start of step II `s` on `net` can bring: the least of the crude bound and the
+/// search's bound.
+fn start_bound(net: &Network, rules: &Rules, bound: &mut Bound, s: &State) -> i32 {
+    crude_bound(net, rules, s).min(bound.of(s, s.coal_possible()))
+}
+
+/// The best of a network's starts worth more than `floor` ([`Searched`]); the first start among
+/// equals.
 fn search_network(
     searcher: &mut Searcher<'_>,
     members: &[(usize, Start)],
+    floor: i32,
     positions: &AtomicU64,
-) -> Option<(i32, usize, Vec<Action>)> {
+) -> Searched {
     let mut best: Option<(i32, usize, State)> = None;
     for (i, start) in members {
+        let need = best.map_or(floor, |(v, _, _)| v.max(floor));
+        if let Some(bound) = searcher.bound.as_deref_mut()
+            && start.value.saturating_add(bound.of(&start.state, start.state.coal_possible())) <= need
+        {
+            continue;
+        }
         // A search stopped elsewhere is not begun here (it would run 4,096 positions first).
-        let Ok(v) = searcher.check().and_then(|()| searcher.solve(&start.state)) else {
+        let solved = searcher.check().and_then(|()| searcher.solve(&start.state, need.saturating_sub(start.value)));
+        let Ok((v, exact)) = solved else {
             positions.fetch_add(searcher.nodes, Ordering::Relaxed);
-            return None;
+            return Err(Stopped);
         };
+        if !exact || v == DEAD {
+            continue;
+        }
         let v = v + start.value;
-        if best.is_none_or(|(bv, _, _)| v > bv) {
+        if v > need {
             best = Some((v, *i, start.state));
         }
     }
     positions.fetch_add(searcher.nodes, Ordering::Relaxed);
-    let (v, i, state) = best?;
-    let start = members.iter().find(|(j, _)| *j == i).map(|(_, s)| s)?;
+    let Some((v, i, state)) = best else { return Ok(None) };
+    let Some(start) = members.iter().find(|(j, _)| *j == i).map(|(_, s)| s) else { return Ok(None) };
     let mut actions = start.actions.clone();
     actions.extend(searcher.actions(&state, &searcher.line(&state)));
-    Some((v, i, actions))
+    Ok(Some((v, i, actions)))
 }
 
 impl Searcher<'_> {
