@@ -2,8 +2,9 @@
 //! that lines which cannot beat the best found are cut (ruling S3, "Lines that cannot beat the
 //! best", `docs/rules/cube-express.md`).
 //!
-//! The bound relaxes the turn. Resources have no kind, and a table computed once for each set of
-//! factories within reach gives the most that entries onto tiles and resources can bring:
+//! The bound relaxes the turn. Resources have no kind, and a table, kept for each network and
+//! filled as the search asks for its cells, gives the most that entries onto tiles and resources
+//! can bring:
 //!
 //! - an entry costs one movement point; a movement point more costs a coal ("spend 1 coal for 1
 //!   additional movement point"), counted here as any resource, as often as the player could
@@ -15,11 +16,12 @@
 //! - at the end, each resource is converted into a dividend or discarded at its best.
 //!
 //! The map enters through what can be reached: the locomotives' runs left, each from its tile,
-//! within every movement point the player can still raise (one more for each facility on the
-//! way), give the deliveries and first spaces the table may count. Added to the table are the
-//! passengers the reachable cities have room for, the market's best objective cube, the second
-//! locomotive, the `$` cubes and the 9-VP token the reachable stock spaces hold, and every sale
-//! that gains. Each part is at least what the turn can bring by it, so the sum is admissible.
+//! within every movement point the player can still raise (counting a resource more for each
+//! facility on the way), give the factories the table may deliver to, how often, and whose first
+//! spaces it may take (each once). Added to the table are the passengers the reachable cities
+//! have room for, the market's best objective cube, the second locomotive, the `$` cubes and the
+//! 9-VP token the reachable stock spaces hold, and every sale that gains. Each part is at least
+//! what the turn can bring by it, so the sum is admissible.
 
 use rustc_hash::FxHashMap;
 use signalbox_engine::cube_express::game::TOKEN_VP;
@@ -41,30 +43,43 @@ const DISTANCES: usize = 64;
 /// The bound of a position the table does not cover: no line is cut there.
 const UNBOUNDED: i32 = i32::MAX / 4;
 
-/// One kind of entry onto a factory: the resources it takes (one fewer when it picks one up on
-/// the same tile), the coal it may raise, its points, and whether it takes a first space.
+/// One kind of entry onto a factory: the factory's index, the resources it takes (one fewer when
+/// it picks one up on the same tile), the coal it may raise, its points, and whether it takes the
+/// factory's first space.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Entry {
+    factory: u8,
     takes: i32,
     raises: i32,
     gain: i32,
     first: bool,
 }
 
-const fn at(space: usize, firsts: usize, deliveries: usize, entries: usize, held: usize, coal: usize) -> usize {
-    ((((space * (MANY + 1) + firsts) * (MANY + 1) + deliveries) * (ENTRIES + 1) + entries) * (HELD + 1) + held)
-        * (ENTRIES + 1)
-        + coal
+/// Most factories within reach the table tells apart.
+const FACTORIES: usize = 16;
+
+/// A cell of the table: the worth of a stock space (less 1), the factories whose first space may
+/// still be taken and those that may be delivered to (bits by factory), the deliveries left
+/// ([`MANY`]: no limit), entries, resources held and coal still to raise.
+fn at(space: usize, firsts: u16, reachable: u16, deliveries: usize, entries: usize, held: usize, coal: usize) -> u64 {
+    (space as u64) << 56
+        | u64::from(firsts) << 40
+        | u64::from(reachable) << 24
+        | (deliveries as u64) << 20
+        | (entries as u64) << 14
+        | (held as u64) << 7
+        | coal as u64
 }
 
 /// The bound for one network under one turn's rules.
 pub(super) struct Bound {
     /// The kinds of entry onto a factory, one list for each worth of a stock space from 1;
-    /// `None` when the weights are outside what the bound covers (a negative resource weight).
+    /// `None` when the weights are outside what the bound covers (a negative resource weight, or
+    /// more factories within reach than the table tells apart).
     kinds: Option<Vec<Vec<Entry>>>,
     /// The table's cells computed so far (each line of pickups and coal at once, when first
     /// needed).
-    cells: FxHashMap<usize, i32>,
+    cells: FxHashMap<u64, i32>,
     /// A facility is within reach.
     pickups: bool,
     seat: usize,
@@ -153,14 +168,14 @@ impl Bound {
         }
         let factory_list: Vec<(u8, u8)> =
             net.sites.iter().enumerate().filter_map(|(i, s)| s.factory.map(|k| (i as u8, k))).collect();
-        let kinds = (w >= 0 && tiles <= 64)
+        let kinds = (w >= 0 && tiles <= 64 && net.factories.len() <= FACTORIES)
             .then(|| {
-                let factories: Vec<(i32, u8, u8, bool)> = factory_list
+                let factories: Vec<(u8, i32, u8, u8, bool)> = factory_list
                     .iter()
                     .map(|&(site, k)| {
                         let f = net.factories[usize::from(k)];
                         let count: u8 = f.needs.iter().sum();
-                        (i32::from(count), f.a, f.b, net.sites[usize::from(site)].production.is_some())
+                        (k, i32::from(count), f.a, f.b, net.sites[usize::from(site)].production.is_some())
                     })
                     .collect();
                 (1..=spaces as i32).map(|u| entries_of(&factories, w, cube, u)).collect::<Option<Vec<_>>>()
@@ -222,7 +237,8 @@ impl Bound {
         let space = self.rise[(stock + 1).min(top + 1)..=top].iter().copied().max().unwrap_or(1).max(1) as usize;
         let table = self.cell(
             space.min(self.spaces) - 1,
-            reach.firsts.min(MANY),
+            reach.firsts,
+            reach.reachable,
             reach.deliveries.min(MANY),
             entries,
             held,
@@ -248,11 +264,11 @@ impl Bound {
     fn reach(&self, s: &State, raise: usize) -> Reach {
         let here = usize::from(s.entry & ENTERED != 0);
         let room_all: i32 = s.room.iter().map(|&r| i32::from(r)).sum();
-        let first_free = s.first_free.count_ones() as usize;
         let open = Reach {
             nearest: Some(1),
             deliveries: usize::MAX,
-            firsts: first_free,
+            firsts: s.first_free as u16,
+            reachable: u16::MAX,
             room: room_all,
             entries: raise + 2 * self.facilities.iter().map(|f| f.count_ones() as usize).sum::<usize>() + here,
         };
@@ -289,9 +305,9 @@ impl Bound {
         let nearest = (1..=far.min(DISTANCES))
             .find(|&d| runs.iter().flatten().any(|&(from, visited)| self.ball(from, d) & !visited & features != 0));
         let mut deliveries = ((a & self.factories).count_ones() + (b & self.factories).count_ones()) as usize;
-        let mut firsts = 0u64;
+        let mut reachable = 0u64;
         for tile in bits((a | b) & self.factories) {
-            firsts |= s.first_free & (1u64 << self.factory_of[tile]);
+            reachable |= 1u64 << self.factory_of[tile];
         }
         let mut cities = 0u64;
         for tile in bits((a | b) & self.cities) {
@@ -303,7 +319,7 @@ impl Bound {
             let tile = 1u64 << here;
             if s.entry & DELIVERED == 0 && self.factories & tile != 0 {
                 deliveries += 1;
-                firsts |= s.first_free & (1u64 << self.factory_of[usize::from(here)]);
+                reachable |= 1u64 << self.factory_of[usize::from(here)];
             }
             if s.entry & PASSENGER == 0 && self.cities & tile != 0 {
                 cities |= 1u64 << self.city_of[usize::from(here)];
@@ -311,7 +327,14 @@ impl Bound {
         }
         let room =
             s.room.iter().enumerate().filter(|&(c, _)| cities & (1u64 << c) != 0).map(|(_, &r)| i32::from(r)).sum();
-        Reach { nearest, deliveries, firsts: firsts.count_ones() as usize, room, entries: far + here }
+        Reach {
+            nearest,
+            deliveries,
+            firsts: (s.first_free & reachable) as u16,
+            reachable: reachable as u16,
+            room,
+            entries: far + here,
+        }
     }
 }
 
@@ -333,8 +356,10 @@ struct Reach {
     nearest: Option<usize>,
     /// Deliveries (each run once at each factory it can reach, and the tile just entered).
     deliveries: usize,
-    /// Factories within reach whose first space is free.
-    firsts: usize,
+    /// Factories within reach whose first space is free (bits by factory).
+    firsts: u16,
+    /// Factories within reach (bits by factory).
+    reachable: u16,
     /// Passenger room in the station cities within reach.
     room: i32,
     /// Most entries onto tiles.
@@ -348,52 +373,53 @@ fn end(w: i32, limit: i32, held: i32) -> i32 {
     if w <= 1 { held * (1 - w) } else { (held - limit).max(0) * (1 - w) }
 }
 
-/// The kinds of entry onto the `factories` (resources needed, the two spaces' points, a facility
-/// on the same tile) at resource weight `w`, the best objective cube worth `cube`, a stock space
-/// worth `u`; `None` if a delivery took nothing but raised coal (a cycle of entries that gain:
-/// no factory needs nothing).
-fn entries_of(factories: &[(i32, u8, u8, bool)], w: i32, cube: i32, u: i32) -> Option<Vec<Entry>> {
+/// The kinds of entry onto the `factories` (index, resources needed, the two spaces' points, a
+/// facility on the same tile) at resource weight `w`, the best objective cube worth `cube`, a
+/// stock space worth `u`; `None` if a delivery took nothing but raised coal (a cycle of entries
+/// that gain: no factory needs nothing).
+fn entries_of(factories: &[(u8, i32, u8, u8, bool)], w: i32, cube: i32, u: i32) -> Option<Vec<Entry>> {
     let mut kinds: Vec<Entry> = Vec::new();
-    for &(count, a, b, facility) in factories {
+    for &(factory, count, a, b, facility) in factories {
         let extra = i32::from(count >= 2) + if count >= 3 { cube } else { 0 } - w * count;
         for (first, points) in [(true, i32::from(a) + 2 * u), (false, i32::from(b) + u)] {
-            kinds.push(Entry { takes: count, raises: 0, gain: points + extra, first });
+            kinds.push(Entry { factory, takes: count, raises: 0, gain: points + extra, first });
             if facility {
-                kinds.push(Entry { takes: count - 1, raises: 1, gain: points + extra + w, first });
+                kinds.push(Entry { factory, takes: count - 1, raises: 1, gain: points + extra + w, first });
             }
         }
     }
-    kinds.sort_unstable_by_key(|e| (e.first, e.takes, e.raises, -e.gain));
-    kinds.dedup_by(|a, b| a.first == b.first && a.takes == b.takes && a.raises == b.raises);
     (!kinds.iter().any(|e| e.takes < 0 || (e.takes == 0 && e.raises > 0))).then_some(kinds)
 }
 
 impl Bound {
     /// The most `entries` entries, `held` resources and `coal` coal still to raise can bring,
-    /// with at most `deliveries` deliveries and `firsts` first spaces ([`MANY`]: no limit), a
-    /// stock space worth `space + 1`.
+    /// delivering only to the factories `reachable`, taking the first spaces of `firsts` at most,
+    /// with at most `deliveries` deliveries ([`MANY`]: no limit), a stock space worth
+    /// `space + 1`.
+    #[allow(clippy::too_many_arguments)]
     fn cell(
         &mut self,
         space: usize,
-        firsts: usize,
+        firsts: u16,
+        reachable: u16,
         deliveries: usize,
         entries: usize,
         held: usize,
         coal: usize,
     ) -> i32 {
-        let i = at(space, firsts, deliveries, entries, held, coal);
+        let i = at(space, firsts, reachable, deliveries, entries, held, coal);
         if let Some(&v) = self.cells.get(&i) {
             return v;
         }
-        self.line(space, firsts, deliveries, entries + held, entries + coal);
+        self.line(space, firsts, reachable, deliveries, entries + held, entries + coal);
         self.cells.get(&i).copied().unwrap_or(UNBOUNDED)
     }
 
     /// Computes the cells of one line: a level (entries plus resources held, which pickups and
     /// coal keep and deliveries lower) and the entries plus coal (which pickups and coal keep).
-    fn line(&mut self, space: usize, firsts: usize, deliveries: usize, level: usize, line: usize) {
+    fn line(&mut self, space: usize, firsts: u16, reachable: u16, deliveries: usize, level: usize, line: usize) {
         let w = self.resource;
-        let less = |n: usize| if n == MANY { n } else { n - 1 };
+        let less = if deliveries == MANY { MANY } else { deliveries.saturating_sub(1) };
         let cells: Vec<(usize, usize, usize)> = (0..=ENTRIES.min(level).min(line))
             .filter(|&e| level - e <= HELD && line - e <= ENTRIES)
             .map(|e| (e, level - e, line - e))
@@ -405,15 +431,16 @@ impl Bound {
             if e > 0 && deliveries > 0 {
                 for k in 0..count {
                     let Some(kind) = self.kinds.as_ref().map(|kinds| kinds[space][k]) else { continue };
-                    if kind.first && firsts == 0 {
+                    let bit = 1u16 << kind.factory;
+                    if reachable & bit == 0 || (kind.first && firsts & bit == 0) {
                         continue;
                     }
                     let (r2, q2) = (r as i32 - kind.takes, q + kind.raises as usize);
                     if r2 < 0 || q2 > ENTRIES {
                         continue;
                     }
-                    let f = if kind.first { less(firsts) } else { firsts };
-                    best = best.max(kind.gain + self.cell(space, f, less(deliveries), e - 1, r2 as usize, q2));
+                    let f = if kind.first { firsts & !bit } else { firsts };
+                    best = best.max(kind.gain + self.cell(space, f, reachable, less, e - 1, r2 as usize, q2));
                 }
             }
             base.push(best);
@@ -430,7 +457,7 @@ impl Bound {
             down[i] = down[i].max(down[i + 1].saturating_sub(w));
         }
         for (i, &(e, r, q)) in cells.iter().enumerate() {
-            self.cells.insert(at(space, firsts, deliveries, e, r, q), up[i].max(down[i]));
+            self.cells.insert(at(space, firsts, reachable, deliveries, e, r, q), up[i].max(down[i]));
         }
     }
 }
