@@ -1009,10 +1009,11 @@ fn cube_express_section(w: &mut String, dir: &Path) {
     let _ = writeln!(
         w,
         "\n`cube-express solo --seed 1`, timed by hand on this machine's two cores: `--turns 3` proven (25) in \
-         about 65 s and 245 MB (target under 10 s: **missed**); `--turns 5` stops at its memory budget (256 MB by \
+         about 61 s and 270 MB (target under 10 s: **missed**); `--turns 5` stops at its memory budget (256 MB by \
          default, `--memory`) in the third turn after about 7 s with the best line found, labelled not proven, and \
-         no bound (target proven under 60 s: **missed**). Every position the turns can reach is kept once, by the \
-         engine's key with the points set aside; a bound that prunes is not built yet."
+         no bound (target proven under 60 s: **missed**). Every position the turns before the last can reach is kept \
+         once, by the engine's key with the points set aside; the last turn is the best-turn search with its bound; \
+         a bound across turns is not built yet."
     );
 }
 

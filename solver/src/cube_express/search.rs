@@ -762,8 +762,11 @@ impl Searcher<'_> {
         {
             return Ok((v, exact));
         }
-        // A position whose bound cannot beat the floor is cut (not counted, not kept).
-        if let Some(bound) = self.bound.as_deref_mut() {
+        // A position whose bound cannot beat the floor is cut (not counted, not kept); with no
+        // floor yet there is nothing to beat.
+        if floor > DEAD / 2
+            && let Some(bound) = self.bound.as_deref_mut()
+        {
             let most = bound.of(s, s.coal_possible());
             if most <= floor {
                 return Ok((most, false));

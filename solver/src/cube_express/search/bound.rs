@@ -139,13 +139,15 @@ impl Bound {
         let mut balls = vec![0u64; tiles * (DISTANCES + 1)];
         for from in 0..tiles.min(64) {
             let dist = distances(&next, [from]);
+            let row = &mut balls[from * (DISTANCES + 1)..][..=DISTANCES];
+            // Each tile in the ring at its distance, then every ring within each distance.
             for (to, &d) in dist.iter().enumerate().take(64) {
-                if d == 0 || d > DISTANCES {
-                    continue;
+                if (1..=DISTANCES).contains(&d) {
+                    row[d] |= 1u64 << to;
                 }
-                for ball in balls[from * (DISTANCES + 1)..][..=DISTANCES].iter_mut().skip(d) {
-                    *ball |= 1u64 << to;
-                }
+            }
+            for d in 1..=DISTANCES {
+                row[d] |= row[d - 1];
             }
         }
         let mut factories = 0u64;
