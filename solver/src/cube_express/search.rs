@@ -1271,7 +1271,8 @@ pub struct StartBest {
 }
 
 /// The best turn from each start of step II of the turn of the player to move in `game` (at the
-/// start of a turn), by the same exact search as [`best_turn`], on the calling thread: every
+/// start of a turn), by the same exact search as [`best_turn`] with no line cut by the bound (as
+/// [`best_turn_uncut`]), on the calling thread: every
 /// start (the trades before the lay and the lay: each tile, side, cell, rotation, action and
 /// payment), in the search's order, with the best turn that begins with it; and the positions
 /// searched. Every turn reaches its value, or less, from a start with the same lay (ruling S3:
@@ -1297,12 +1298,9 @@ pub fn best_by_start(game: &Game, weights: &Weights) -> (Vec<StartBest>, u64) {
     let mut memo = Memo::default();
     for (net, members) in by_network(prepared) {
         memo.clear();
-        let mut bound = Bound::new(&net, &rules);
-        let mut searcher = Searcher {
-            memo: std::mem::take(&mut memo),
-            bound: Some(&mut bound),
-            ..Searcher::new(&net, &rules, &stop, None)
-        };
+        // No line is cut: the positions searched measure the position, not the bound (the
+        // puzzles grade by them).
+        let mut searcher = Searcher { memo: std::mem::take(&mut memo), ..Searcher::new(&net, &rules, &stop, None) };
         for (i, start) in &members {
             // Without a deadline nothing stops the search; with no floor every value is exact.
             let Ok((v, _)) = searcher.solve(&start.state, i32::MIN) else { continue };
