@@ -26,7 +26,7 @@
 use rustc_hash::FxHashMap;
 use signalbox_engine::cube_express::game::TOKEN_VP;
 
-use super::{DELIVERED, ENTERED, NONE, Network, PARKED, PASSENGER, Rules, State};
+use super::{DELIVERED, ENTERED, NONE, Network, PARKED, PASSENGER, PICKED, Rules, State};
 use crate::cube_express::model::distances;
 
 /// Most entries the table covers: movement points left, one for the tile just entered, and the
@@ -290,12 +290,18 @@ impl Bound {
         // The tiles each run can enter within `far` moves.
         let area = |far: usize| runs.map(|r| r.map_or(0, |(from, visited)| self.ball(from, far) & !visited));
         // Each facility on the way may give a resource more, and so more coal.
-        let mut far = raise;
+        // The facility on the tile just entered, if its pickup is still to come.
+        let pending: [usize; 3] = std::array::from_fn(|kind| {
+            let here = if s.current == NONE { NONE } else { s.loco[usize::from(s.current)] };
+            let on = here < 64 && self.facilities[kind] & (1u64 << here) != 0;
+            usize::from(s.entry & ENTERED != 0 && s.entry & PICKED == 0 && on)
+        });
+        let mut far = 0;
         loop {
             let [a, b] = area(far);
             let picked =
                 |kind: usize| (a & self.facilities[kind]).count_ones() + (b & self.facilities[kind]).count_ones();
-            let store: [usize; 3] = std::array::from_fn(|k| usize::from(s.store[k]) + picked(k) as usize);
+            let store: [usize; 3] = std::array::from_fn(|k| usize::from(s.store[k]) + pending[k] + picked(k) as usize);
             let more = usize::from(s.mp) + store[0] + (store[1] + store[2] / 2) / 2;
             if more <= far {
                 break;
