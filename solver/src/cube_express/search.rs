@@ -39,10 +39,10 @@ use signalbox_engine::cube_express::resource::{Conversion, Resource, Resources};
 use signalbox_engine::grid::square::Cell;
 
 use super::model::distances;
+use super::value::{Weights, objective_weights, value};
 use bound::Bound;
 
 mod bound;
-use super::value::{Weights, objective_weights, value};
 
 const NONE: u8 = u8::MAX;
 /// The tile of a locomotive that has finished its movement (it no longer matters).
@@ -1342,12 +1342,8 @@ fn search_network(
 ) -> Searched {
     let mut best: Option<(i32, usize, State)> = None;
     for (i, start) in members {
+        // A start that cannot beat `need` is cut by `solve` itself.
         let need = best.map_or(floor, |(v, _, _)| v.max(floor));
-        if let Some(bound) = searcher.bound.as_deref_mut()
-            && start.value.saturating_add(bound.of(&start.state, start.state.coal_possible())) <= need
-        {
-            continue;
-        }
         // A search stopped elsewhere is not begun here (it would run 4,096 positions first).
         let solved = searcher.check().and_then(|()| searcher.solve(&start.state, need.saturating_sub(start.value)));
         let Ok((v, exact)) = solved else {
